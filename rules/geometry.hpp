@@ -1,0 +1,116 @@
+// Board geometry of the W x W draughts board, as a compile-time traits type.
+//
+// Squares are numbered as in PDN: 0-based index i = (PDN number - 1), row by
+// row from Black's side (row 0 holds squares 1..W/2), left to right as White
+// sees the board. Even rows start on file b, odd rows on file a.
+//
+// Bit layout ("ghost squares"): bit(i) = i + i / W, so after every two rows
+// one bit is left unused. With it the four diagonal steps are the same shift
+// for every square, and any step off the left or right edge lands on a ghost
+// bit (never a playable square); steps off the top or bottom leave the range.
+//
+//   8x8:  32 squares in bits 0..34, ghosts 8, 17, 26; steps -5 -4 +4 +5
+//   10x10: 50 squares in bits 0..53, ghosts 10, 21, 32, 43; steps -6 -5 +5 +6
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "rules/bitboard.hpp"
+
+namespace dtb {
+
+// North is towards Black's side (square 1); White men move north.
+enum Direction : int { NorthWest = 0, NorthEast = 1, SouthWest = 2, SouthEast = 3 };
+inline constexpr std::array<Direction, 4> kAllDirections{NorthWest, NorthEast, SouthWest, SouthEast};
+
+constexpr Direction opposite(Direction d) { return Direction(3 - d); }
+
+enum Color : int { White = 0, Black = 1 };
+constexpr Color opponent(Color c) { return Color(c ^ 1); }
+
+template <int W>
+struct Geometry {
+    static_assert(W % 2 == 0 && W >= 4 && W <= 10, "board must fit the 64-bit ghost layout");
+
+    static constexpr int width = W;
+    static constexpr int per_row = W / 2;
+    static constexpr int squares = W * W / 2;
+    static constexpr int bit_count = squares + per_row - 1;
+
+    static constexpr int bit_of(int square) { return square + square / W; }
+    static constexpr int square_of(int bit_index) { return bit_index - bit_index / (W + 1); }
+
+    static constexpr int row_of(int square) { return square / per_row; }
+    // file 0 = a
+    static constexpr int file_of(int square) {
+        return 2 * (square % per_row) + (row_of(square) % 2 == 0 ? 1 : 0);
+    }
+    // rank 1 is White's first row
+    static constexpr int rank_of(int square) { return W - row_of(square); }
+    // -1 when (file, rank) is off the board or a light square
+    static constexpr int square_at(int file, int rank) {
+        if (file < 0 || file >= W || rank < 1 || rank > W) return -1;
+        const int row = W - rank;
+        if ((file + row) % 2 == 0) return -1;  // light square
+        return row * per_row + file / 2;
+    }
+
+    static constexpr int step[4] = {-(per_row + 1), -per_row, per_row, per_row + 1};
+
+    static constexpr Bitboard make_all() {
+        Bitboard b = 0;
+        for (int s = 0; s < squares; ++s) b |= bit(bit_of(s));
+        return b;
+    }
+    static constexpr Bitboard make_row(int row) {
+        Bitboard b = 0;
+        for (int s = row * per_row; s < (row + 1) * per_row; ++s) b |= bit(bit_of(s));
+        return b;
+    }
+
+    static constexpr Bitboard all = make_all();
+
+    // The row on which a man of `c` is crowned.
+    static constexpr Bitboard promotion_row(Color c) { return c == White ? make_row(0) : make_row(W - 1); }
+
+    // One diagonal step of every bit in b; bits that leave the board vanish.
+    template <Direction D>
+    static constexpr Bitboard shift(Bitboard b) {
+        if constexpr (step[D] < 0)
+            return (b >> -step[D]) & all;
+        else
+            return (b << step[D]) & all;
+    }
+    static constexpr Bitboard shift(Bitboard b, Direction d) {
+        switch (d) {
+            case NorthWest: return shift<NorthWest>(b);
+            case NorthEast: return shift<NorthEast>(b);
+            case SouthWest: return shift<SouthWest>(b);
+            default: return shift<SouthEast>(b);
+        }
+    }
+
+    // Every square reachable from `from` in direction D over empty squares,
+    // `from` itself included (Kogge-Stone occluded fill, no loops).
+    template <Direction D>
+    static constexpr Bitboard slide_fill(Bitboard from, Bitboard empty) {
+        Bitboard gen = from;
+        Bitboard pro = empty;
+        gen |= pro & shift<D>(gen);
+        pro &= shift<D>(pro);
+        gen |= pro & shift<D>(shift<D>(gen));
+        pro &= shift<D>(shift<D>(pro));
+        gen |= pro & shift<D>(shift<D>(shift<D>(shift<D>(gen))));
+        if constexpr (W > 8) {
+            pro &= shift<D>(shift<D>(shift<D>(shift<D>(pro))));
+            gen |= pro & shift<D>(shift<D>(shift<D>(shift<D>(shift<D>(shift<D>(shift<D>(shift<D>(gen))))))));
+        }
+        return gen;
+    }
+};
+
+using Board8 = Geometry<8>;
+using Board10 = Geometry<10>;
+
+}  // namespace dtb

@@ -1,0 +1,282 @@
+// Legal move generation for every variant (SPEC.md section 1).
+//
+// Captures are compulsory. A capture is searched square by square with the
+// captured pieces left on the board until the move ends (Turkish strike): they
+// block, and cannot be jumped twice. The capturing piece's start square counts
+// as empty. Variant rules come from the traits type V:
+//   V::majority_capture       only the sequences that take the most pieces
+//   V::crowns_during_capture  a man reaching the last row mid-capture goes on
+//                             as a king (Russian) or stays a man (international)
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rules/move_list.hpp"
+#include "rules/position.hpp"
+
+namespace dtb {
+
+// How capture routes that start, end and capture alike are counted.
+enum class Duplicates { Drop, Keep };
+
+// One capture route with the squares the piece stood on (for notation): the
+// start, each landing square it jumped from, and the end (bit indexes).
+struct CaptureRoute {
+    Move move;
+    std::vector<std::uint8_t> path;
+};
+
+template <class V>
+class MoveGenerator {
+public:
+    using Board = typename V::Board;
+    using Pos = Position<V>;
+
+    // Every legal move of the side to move.
+    static void generate(const Pos& pos, MoveList& moves, Duplicates duplicates = Duplicates::Drop) {
+        moves.clear();
+        if (pos.side_to_move == White)
+            generate_for<White>(pos, moves, duplicates, nullptr);
+        else
+            generate_for<Black>(pos, moves, duplicates, nullptr);
+    }
+
+    // Every capture route (duplicates kept) with its landing squares; empty
+    // when the side to move has no capture.
+    static std::vector<CaptureRoute> capture_routes(const Pos& pos) {
+        MoveList moves;
+        std::vector<CaptureRoute> routes;
+        if (pos.side_to_move == White)
+            generate_for<White>(pos, moves, Duplicates::Keep, &routes);
+        else
+            generate_for<Black>(pos, moves, Duplicates::Keep, &routes);
+        return routes;
+    }
+
+    static bool has_capture(const Pos& pos) {
+        return pos.side_to_move == White ? has_capture_for<White>(pos) : has_capture_for<Black>(pos);
+    }
+
+    // Number of legal moves (duplicates dropped); cheap when there is no
+    // capture, which makes perft's last ply a popcount.
+    static int count(const Pos& pos) {
+        return pos.side_to_move == White ? count_for<White>(pos) : count_for<Black>(pos);
+    }
+
+    template <Color Us>
+    static bool has_capture_for(const Pos& pos) {
+        const Bitboard empty = pos.empty();
+        const Bitboard enemy = pos.pieces[opponent(Us)];
+        const Bitboard men = pos.men(Us);
+        const Bitboard kings = pos.kings_of(Us);
+        return can_capture<NorthWest>(men, kings, enemy, empty) || can_capture<NorthEast>(men, kings, enemy, empty) ||
+               can_capture<SouthWest>(men, kings, enemy, empty) || can_capture<SouthEast>(men, kings, enemy, empty);
+    }
+
+    template <Color Us>
+    static int count_for(const Pos& pos) {
+        if (has_capture_for<Us>(pos)) {
+            MoveList moves;
+            generate_captures<Us>(pos, moves, Duplicates::Drop, nullptr);
+            return static_cast<int>(moves.size());
+        }
+        const Bitboard empty = pos.empty();
+        const Bitboard men = pos.men(Us);
+        const Bitboard kings = pos.kings_of(Us);
+        int n = popcount(Board::template shift<forward_left<Us>()>(men) & empty) +
+                popcount(Board::template shift<forward_right<Us>()>(men) & empty);
+        if (kings) {
+            // Rays of different kings in one direction never overlap.
+            n += popcount(Board::template slide_fill<NorthWest>(kings, empty)) +
+                 popcount(Board::template slide_fill<NorthEast>(kings, empty)) +
+                 popcount(Board::template slide_fill<SouthWest>(kings, empty)) +
+                 popcount(Board::template slide_fill<SouthEast>(kings, empty)) - 4 * popcount(kings);
+        }
+        return n;
+    }
+
+    template <Color Us>
+    static constexpr Direction forward_left() {
+        return Us == White ? NorthWest : SouthWest;
+    }
+    template <Color Us>
+    static constexpr Direction forward_right() {
+        return Us == White ? NorthEast : SouthEast;
+    }
+
+private:
+    template <Direction D>
+    static bool can_capture(Bitboard men, Bitboard kings, Bitboard enemy, Bitboard empty) {
+        Bitboard attackers = men;
+        if (kings) attackers |= Board::template slide_fill<D>(kings, empty);
+        return (Board::template shift<D>(Board::template shift<D>(attackers) & enemy) & empty) != 0;
+    }
+
+    template <Color Us>
+    static void generate_for(const Pos& pos, MoveList& moves, Duplicates duplicates, std::vector<CaptureRoute>* routes) {
+        if (has_capture_for<Us>(pos))
+            generate_captures<Us>(pos, moves, duplicates, routes);
+        else if (!routes)
+            generate_quiet<Us>(pos, moves);
+    }
+
+    template <Color Us>
+    static void generate_quiet(const Pos& pos, MoveList& moves) {
+        const Bitboard empty = pos.empty();
+        const Bitboard men = pos.men(Us);
+        const Bitboard crown_row = Board::promotion_row(Us);
+        add_man_steps<forward_left<Us>()>(men, empty, crown_row, moves);
+        add_man_steps<forward_right<Us>()>(men, empty, crown_row, moves);
+        for (int from : bits_of{pos.kings_of(Us)}) {
+            for (Direction d : kAllDirections) {
+                for (Bitboard to = Board::shift(bit(from), d); to & empty; to = Board::shift(to, d))
+                    moves.push(Move{0, std::uint8_t(from), std::uint8_t(lowest_bit(to)), false});
+            }
+        }
+    }
+
+    template <Direction D>
+    static void add_man_steps(Bitboard men, Bitboard empty, Bitboard crown_row, MoveList& moves) {
+        for (int to : bits_of{Board::template shift<D>(men) & empty})
+            moves.push(Move{0, std::uint8_t(to - Board::step[D]), std::uint8_t(to), (bit(to) & crown_row) != 0});
+    }
+
+    // State of the search for one piece's capture routes.
+    struct CaptureSearch {
+        Bitboard enemy;     // opponent pieces; captured ones stay until the move ends
+        Bitboard empty;     // empty squares, the capturing piece's start included
+        Bitboard crown_row; // where our men are crowned
+        std::uint8_t from;
+        MoveList& moves;
+        std::size_t first;  // index in moves of this piece's first capture
+        int& most_taken;    // majority rule: most pieces taken by any route so far
+        Duplicates duplicates;
+        std::vector<CaptureRoute>* routes;
+        std::vector<std::uint8_t> path{};  // squares the piece stood on, when routes are wanted
+        bool crowned = false;             // a man crowned during this capture (Russian)
+
+        void land(int sq) {
+            if (routes) path.push_back(std::uint8_t(sq));
+        }
+        void lift() {
+            if (routes) path.pop_back();
+        }
+
+        void finish(int to, Bitboard captured, bool crowns) {
+            const Move m{captured, from, std::uint8_t(to), crowns || crowned};
+            if constexpr (V::majority_capture) {
+                const int taken = popcount(captured);
+                if (taken < most_taken) return;
+                if (taken > most_taken) {
+                    // Every route found so far takes fewer pieces.
+                    most_taken = taken;
+                    moves.resize_down(0);
+                    first = 0;
+                    if (routes) routes->clear();
+                }
+            }
+            if (routes) {
+                routes->push_back(CaptureRoute{m, path});
+                routes->back().path.push_back(std::uint8_t(to));
+            }
+            if (duplicates == Duplicates::Drop) {
+                for (std::size_t i = first; i < moves.size(); ++i)
+                    if (moves[i] == m) return;
+            }
+            moves.push(m);
+        }
+
+        // A man on `sq` that has taken `captured` goes on capturing while it can.
+        void man_captures(int sq, Bitboard captured) {
+            bool went_on = false;
+            for (Direction d : kAllDirections) {
+                const Bitboard over = Board::shift(bit(sq), d) & enemy & ~captured;
+                if (!over) continue;
+                const Bitboard onto = Board::shift(over, d) & empty;
+                if (!onto) continue;
+                went_on = true;
+                const int to = lowest_bit(onto);
+                land(sq);
+                if (V::crowns_during_capture && (onto & crown_row)) {
+                    crowned = true;
+                    if (!king_captures(to, captured | over, all_directions)) finish(to, captured | over, true);
+                    crowned = false;
+                } else {
+                    man_captures(to, captured | over);
+                }
+                lift();
+            }
+            if (!went_on && captured) finish(sq, captured, (bit(sq) & crown_row) != 0);
+        }
+
+        // A king on `sq` that has taken `captured` looks for the next capture
+        // along the directions in `directions` (a bit mask). Completed routes
+        // are finished; returns whether any capture was found.
+        bool king_captures(int sq, Bitboard captured, unsigned directions) {
+            bool found = false;
+            for (Direction d : kAllDirections) {
+                if (!(directions & (1u << d))) continue;
+                Bitboard target = Board::shift(bit(sq), d);
+                while (target & empty) target = Board::shift(target, d);
+                if (!(target & enemy & ~captured)) continue;
+                Bitboard landing = Board::shift(target, d) & empty;
+                if (!landing) continue;
+                found = true;
+                const Bitboard taken = captured | target;
+                land(sq);
+                // 2.1.5.6: the king must land where it can go on capturing,
+                // if there is such a square. Turning happens from a chosen
+                // landing square; going straight on is one route, whatever
+                // the landing square.
+                const unsigned turns = (1u << turn_left(d)) | (1u << turn_right(d));
+                bool goes_on = false;
+                Bitboard last = landing;
+                for (Bitboard l = landing; l & empty; l = Board::shift(l, d)) {
+                    last = l;
+                    goes_on |= king_captures(lowest_bit(l), taken, turns);
+                }
+                goes_on |= king_captures(lowest_bit(last), taken, 1u << d);
+                if (!goes_on) {
+                    for (Bitboard l = landing; l & empty; l = Board::shift(l, d)) finish(lowest_bit(l), taken, false);
+                }
+                lift();
+            }
+            return found;
+        }
+    };
+
+    static constexpr unsigned all_directions = 0xF;
+    static constexpr Direction turn_left(Direction d) { return Direction(d ^ 1); }
+    static constexpr Direction turn_right(Direction d) { return Direction(d ^ 2); }
+
+    // Our pieces that can take something at once: men next to an enemy piece
+    // with an empty square behind it, and every king (checked one by one).
+    template <Color Us>
+    static Bitboard capturers(const Pos& pos) {
+        const Bitboard empty = pos.empty();
+        const Bitboard enemy = pos.pieces[opponent(Us)];
+        Bitboard men = 0;
+        men |= Board::template shift<SouthEast>(Board::template shift<SouthEast>(empty) & enemy);
+        men |= Board::template shift<SouthWest>(Board::template shift<SouthWest>(empty) & enemy);
+        men |= Board::template shift<NorthEast>(Board::template shift<NorthEast>(empty) & enemy);
+        men |= Board::template shift<NorthWest>(Board::template shift<NorthWest>(empty) & enemy);
+        return (men & pos.men(Us)) | pos.kings_of(Us);
+    }
+
+    template <Color Us>
+    static void generate_captures(const Pos& pos, MoveList& moves, Duplicates duplicates,
+                                  std::vector<CaptureRoute>* routes) {
+        int most_taken = 0;
+        for (int from : bits_of{capturers<Us>(pos)}) {
+            CaptureSearch search{pos.pieces[opponent(Us)], pos.empty() | bit(from), Board::promotion_row(Us),
+                                 std::uint8_t(from), moves, moves.size(), most_taken, duplicates, routes};
+            if (pos.kings & bit(from))
+                search.king_captures(from, 0, all_directions);
+            else
+                search.man_captures(from, 0);
+        }
+    }
+};
+
+}  // namespace dtb

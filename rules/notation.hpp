@@ -1,0 +1,68 @@
+// Notation (SPEC.md section 2): square names, PDN FEN, move text.
+//
+// Russian squares are written algebraically (a1..h8) and read either way
+// (algebraic or the PDN numbers 1..32); international squares are 1..50.
+// Every parser throws InputError with a message that says what is wrong and
+// where; none of them trusts its input.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/errors.hpp"
+#include "rules/movegen.hpp"
+#include "rules/position.hpp"
+
+namespace dtb {
+
+// The variant's usual name of a square, given its bit index.
+template <class V>
+std::string square_name(int bit_index);
+
+// The PDN number (1-based) of a square, given its bit index.
+template <class V>
+int square_number(int bit_index);
+
+// Bit index of a square written in any notation the variant accepts.
+template <class V>
+std::optional<int> parse_square(std::string_view text);
+
+template <class V>
+Position<V> initial_position();
+
+template <class V>
+Position<V> parse_fen(std::string_view fen);
+
+// Squares in the variant's usual notation; for international, runs of
+// consecutive squares as ranges (W:W31-50:B1-20).
+template <class V>
+std::string to_fen(const Position<V>& pos);
+
+// Checks what a position must satisfy to be reachable at all: no man on its
+// crowning row, no more pieces than a side starts with. Throws InputError.
+template <class V>
+void check_position(const Position<V>& pos);
+
+// The shortest text that names `m` among the legal moves of `pos`: "c3-d4",
+// "c3:e5", and the turning squares only where two captures share their start
+// and end (SPEC 2): "d2:h6:f8:c5:a7".
+template <class V>
+std::string move_text(const Position<V>& pos, const Move& m);
+
+// The route's start, turning squares and end.
+template <class V>
+std::string route_text(const CaptureRoute& route);
+
+// The legal move of `pos` that `text` names. Separators '-', ':' and 'x' are
+// all read; intermediate squares pick among captures with the same start and
+// end. Throws InputError when no legal move or more than one matches.
+template <class V>
+Move parse_move(const Position<V>& pos, std::string_view text);
+
+// Renders the board as text, Black at the top (for people, not programs).
+template <class V>
+std::string board_diagram(const Position<V>& pos);
+
+}  // namespace dtb

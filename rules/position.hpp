@@ -1,0 +1,68 @@
+// A draughts position: pieces by colour, which of them are kings, and the
+// side to move. Plain data; move generation lives in movegen.hpp.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+
+#include "rules/bitboard.hpp"
+#include "rules/geometry.hpp"
+
+namespace dtb {
+
+enum class Piece : std::uint8_t { Man, King };
+
+// A move as the board sees it: where the piece starts and ends (bit
+// indexes), what it captures, and whether it is crowned. Capture routes
+// that start, end and capture alike are the same Move (SPEC 1).
+// No default member initialisers: a MoveList of them must cost nothing to
+// create. Write Move{captured, from, to, crowns}.
+struct Move {
+    Bitboard captured;
+    std::uint8_t from;
+    std::uint8_t to;
+    bool crowns;
+
+    bool is_capture() const { return captured != 0; }
+    friend bool operator==(const Move&, const Move&) = default;
+};
+
+template <class V>
+struct Position {
+    using Board = typename V::Board;
+
+    Bitboard pieces[2] = {0, 0};  // by Color
+    Bitboard kings = 0;           // kings of both colours
+    Color side_to_move = White;
+
+    Bitboard occupied() const { return pieces[White] | pieces[Black]; }
+    Bitboard empty() const { return Board::all & ~occupied(); }
+    Bitboard men(Color c) const { return pieces[c] & ~kings; }
+    Bitboard kings_of(Color c) const { return pieces[c] & kings; }
+    int piece_count() const { return popcount(occupied()); }
+
+    void put(Color c, Piece p, int bit_index) {
+        pieces[c] |= bit(bit_index);
+        if (p == Piece::King) kings |= bit(bit_index);
+    }
+
+    // The position after `m`, which must be legal here.
+    Position after(const Move& m) const {
+        Position next = *this;
+        const Color us = side_to_move;
+        const Bitboard from_to = bit(m.from) ^ bit(m.to);  // 0 when a capture returns to its start
+        next.pieces[us] ^= from_to;
+        next.pieces[opponent(us)] &= ~m.captured;
+        if (kings & bit(m.from))
+            next.kings ^= from_to;
+        else if (m.crowns)
+            next.kings |= bit(m.to);
+        next.kings &= ~m.captured;
+        next.side_to_move = opponent(us);
+        return next;
+    }
+
+    friend bool operator==(const Position&, const Position&) = default;
+};
+
+}  // namespace dtb
