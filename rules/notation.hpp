@@ -14,6 +14,7 @@
 #include "rules/errors.hpp"
 #include "rules/movegen.hpp"
 #include "rules/position.hpp"
+#include "rules/variant.hpp"
 
 namespace dtb {
 
