@@ -4,17 +4,24 @@
 
 #include "rules/command_line.hpp"
 
+namespace dtb {
+void add_gen_commands(CLI::App& app);
+}
+
 int main(int argc, char** argv) {
     CLI::App app{"dtb: draughts endgame tablebases for Russian and international draughts.\n"
                  "Run 'dtb <command> --help' for one command's options."};
     app.require_subcommand(1);
     app.set_version_flag("--version", "dtb 0.1.0");
     dtb::add_rules_commands(app);
+    dtb::add_gen_commands(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? 0 : 2;
+    } catch (const dtb::VerificationFailed&) {
+        return 1;
     } catch (const dtb::InputError& e) {
         std::cerr << "dtb: " << e.what() << '\n';
         return 2;

@@ -12,4 +12,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A check that ran and found a problem (it has already printed what): the
+// program exits with status 1 without a further message.
+class VerificationFailed : public std::runtime_error {
+public:
+    VerificationFailed() : std::runtime_error("verification failed") {}
+};
+
 }  // namespace dtb

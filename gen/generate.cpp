@@ -1,0 +1,212 @@
+#include "gen/generate.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "gen/child_tables.hpp"
+#include "gen/raw_table.hpp"
+#include "gen/signatures.hpp"
+#include "gen/solver.hpp"
+
+namespace dtb {
+
+std::string table_basename(VariantId variant, const MaterialSignature& sig) {
+    return std::string(variant_name(variant)) + "-" + sig.name();
+}
+
+std::filesystem::path raw_table_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
+    return dir / (table_basename(variant, sig) + ".raw");
+}
+
+std::filesystem::path manifest_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
+    return dir / (table_basename(variant, sig) + ".json");
+}
+
+std::uint64_t peak_resident_bytes() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+    return 0;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A table is finished when its file is complete: files appear only by an
+// atomic rename, and the header check catches anything else.
+bool is_finished(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
+    const auto path = raw_table_path(dir, variant, sig);
+    if (!std::filesystem::exists(path)) return false;
+    try {
+        const RawTableHeader h = read_raw_header(path);
+        return h.variant == variant && h.signature == sig;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+// One line on a terminal, rewritten in place at most a few times a second.
+class ProgressLine {
+public:
+    ProgressLine(bool enabled, std::string table) : enabled_(enabled), table_(std::move(table)) {}
+    ~ProgressLine() {
+        if (shown_) std::cerr << "\r\033[K" << std::flush;
+    }
+    void update(const std::string& stage, std::uint64_t done, std::uint64_t total) {
+        if (!enabled_) return;
+        const auto now = Clock::now();
+        if (shown_ && now - last_ < std::chrono::milliseconds(250)) return;
+        if (stage != stage_) {
+            stage_ = stage;
+            stage_start_ = now;
+        }
+        last_ = now;
+        shown_ = true;
+        std::ostringstream line;
+        line << "\r\033[K" << table_ << "  " << stage;
+        if (stage == "init" && total > 0) {
+            const double seconds = std::chrono::duration<double>(now - stage_start_).count();
+            const double rate = seconds > 0 ? done / seconds : 0;
+            line << "  " << std::fixed << std::setprecision(1) << 100.0 * done / total << "%  " << rate / 1e6
+                 << " M positions/s";
+            if (rate > 0) line << "  ETA " << int((total - done) / rate) << " s";
+        } else if (total > 0) {
+            line << " of at least " << total;
+        }
+        std::cerr << line.str() << std::flush;
+    }
+
+private:
+    bool enabled_;
+    std::string table_;
+    std::string stage_;
+    bool shown_ = false;
+    Clock::time_point last_{}, stage_start_{};
+};
+
+template <class T>
+TableStats stats_of(const std::vector<T>& values, const MaterialSignature& sig) {
+    TableStats s;
+    s.signature = sig;
+    s.positions = values.size();
+    for (T v : values) {
+        const int d = decode_value(v);
+        if (d == kDrawValue) {
+            ++s.draws;
+        } else if (is_win(d)) {
+            ++s.wins;
+            s.longest_win = std::max(s.longest_win, d);
+        } else {
+            ++s.losses;
+            s.longest_loss = std::max(s.longest_loss, d);
+        }
+    }
+    return s;
+}
+
+void write_manifest(const std::filesystem::path& path, VariantId variant, const TableStats& s) {
+    nlohmann::ordered_json j{{"variant", variant_name(variant)},
+                             {"signature", s.signature.name()},
+                             {"positions", s.positions},
+                             {"wins", s.wins},
+                             {"draws", s.draws},
+                             {"losses", s.losses},
+                             {"longest_win", s.longest_win < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.longest_win)},
+                             {"longest_loss", s.longest_loss < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.longest_loss)},
+                             {"symbol_bytes", s.symbol_bytes},
+                             {"seconds", s.seconds},
+                             {"bytes", s.bytes},
+                             {"positions_in_flight", s.positions_in_flight},
+                             {"peak_rss_bytes", s.peak_rss_bytes}};
+    const std::string text = j.dump(2) + "\n";
+    write_file_atomically(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+}
+
+template <class V, class T>
+std::vector<TableStats> solve_and_write(const MaterialSignature& key, const ChildTables<V>& children,
+                                        const GenerateOptions& o, ProgressLine& progress_line) {
+    const auto start = Clock::now();
+    PairSolver<V, T> solver(key, children);
+    solver.solve(SolveProgress{[&](const std::string& stage, std::uint64_t done, std::uint64_t total) {
+        progress_line.update(stage, done, total);
+    }});
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    std::vector<TableStats> out;
+    for (int s = 0; s < solver.side_count(); ++s) {
+        const MaterialSignature sig = solver.index(s).signature();
+        const auto& values = solver.values(s);
+        RawTableHeader h{o.variant, sig, int(sizeof(T)), PositionIndex<V>::kVersion, values.size()};
+        std::vector<std::uint8_t> bytes(values.size() * sizeof(T));
+        for (std::size_t i = 0; i < values.size(); ++i)
+            for (std::size_t k = 0; k < sizeof(T); ++k) bytes[i * sizeof(T) + k] = std::uint8_t(values[i] >> (8 * k));
+        const auto path = raw_table_path(o.dir, o.variant, sig);
+        write_raw_table(path, h, bytes);
+        TableStats st = stats_of(values, sig);
+        st.symbol_bytes = int(sizeof(T));
+        st.seconds = seconds;
+        st.bytes = std::filesystem::file_size(path);
+        st.positions_in_flight = solver.positions();
+        st.peak_rss_bytes = peak_resident_bytes();
+        out.push_back(st);
+    }
+    return out;
+}
+
+template <class V>
+std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateOptions& o, std::ostream& log) {
+    ChildTables<V> children;
+    std::set<MaterialSignature> needed;
+    for (const MaterialSignature& side : {key, key.mirror()})
+        for (const MaterialSignature& child : successor_signatures(side)) needed.insert(child);
+    for (const MaterialSignature& child : needed) {
+        const auto path = raw_table_path(o.dir, o.variant, child);
+        if (!std::filesystem::exists(path))
+            throw std::runtime_error("table " + path.string() + " (needed by " + key.name() + ") is missing");
+        children.add(read_raw_table(path));
+    }
+    ProgressLine progress_line(o.progress, table_basename(o.variant, key));
+    try {
+        return solve_and_write<V, std::uint8_t>(key, children, o, progress_line);
+    } catch (const DistanceOverflow&) {
+        log << key.name() << ": distances do not fit a byte; solving again with 16-bit values\n";
+        return solve_and_write<V, std::uint16_t>(key, children, o, progress_line);
+    }
+}
+
+}  // namespace
+
+std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& log) {
+    std::filesystem::create_directories(o.dir);
+    if (o.threads > 0) omp_set_num_threads(o.threads);
+    std::vector<MaterialSignature> targets;
+    if (o.only)
+        targets.push_back(*o.only);
+    else
+        targets = all_signatures(o.variant, o.max_pieces);
+    std::vector<TableStats> built;
+    for (const MaterialSignature& key : solving_order(targets)) {
+        if (is_finished(o.dir, o.variant, key) && is_finished(o.dir, o.variant, key.mirror())) continue;
+        const auto stats = with_variant(o.variant, [&]<class V>() { return build_pair<V>(key, o, log); });
+        for (const TableStats& s : stats) {
+            write_manifest(manifest_path(o.dir, o.variant, s.signature), o.variant, s);
+            log << std::left << std::setw(10) << s.signature.name() << std::right << std::setw(13) << s.positions
+                << " positions  " << std::setw(11) << s.wins << " won " << std::setw(11) << s.draws << " drawn "
+                << std::setw(11) << s.losses << " lost  longest win " << s.longest_win << "  " << std::fixed
+                << std::setprecision(2) << s.seconds << " s\n";
+            built.push_back(s);
+        }
+    }
+    return built;
+}
+
+}  // namespace dtb

@@ -1,0 +1,122 @@
+#include "gen/verify.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <mutex>
+#include <set>
+
+#include "gen/child_tables.hpp"
+#include "gen/generate.hpp"
+#include "gen/signatures.hpp"
+#include "rules/notation.hpp"
+
+namespace dtb {
+
+namespace {
+
+std::string value_text(int v) {
+    if (v == kDrawValue) return "draw";
+    return std::string(is_win(v) ? "win in " : "loss in ") + std::to_string(v);
+}
+
+// The value a position must have, given the values of where its moves lead.
+template <class V>
+int value_from_successors(const Position<V>& pos, const ChildTables<V>& tables) {
+    MoveList moves;
+    MoveGenerator<V>::generate(pos, moves);
+    int best_win = -1, longest_loss = -1;
+    bool draw = false;
+    for (const Move& m : moves) {
+        const int v = tables.value(pos.after(m));
+        if (v == kDrawValue)
+            draw = true;
+        else if (is_loss(v))
+            best_win = best_win < 0 ? v + 1 : std::min(best_win, v + 1);
+        else
+            longest_loss = std::max(longest_loss, v + 1);
+    }
+    if (best_win >= 0) return best_win;
+    if (draw) return kDrawValue;
+    return moves.empty() ? 0 : longest_loss;
+}
+
+template <class V>
+VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig) {
+    const auto start = std::chrono::steady_clock::now();
+    ChildTables<V> tables;
+    std::set<MaterialSignature> needed{sig, sig.mirror()};
+    for (const MaterialSignature& child : successor_signatures(sig)) needed.insert(child);
+    for (const MaterialSignature& s : needed) {
+        const auto path = raw_table_path(dir, variant, s);
+        if (!std::filesystem::exists(path))
+            throw std::runtime_error("cannot verify " + sig.name() + ": table " + path.string() + " is missing");
+        tables.add(read_raw_table(path));
+    }
+    const PositionIndex<V> index(sig);
+    VerifyReport report;
+    report.signature = sig;
+    report.positions = index.size();
+    std::mutex examples_mutex;
+    std::uint64_t mismatches = 0;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : mismatches)
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const Position<V> pos = index.unrank(i);
+        const int stored = tables.value(pos);
+        const int expected = value_from_successors(pos, tables);
+        if (stored != expected) {
+            ++mismatches;
+            std::lock_guard lock(examples_mutex);
+            if (report.examples.size() < 10)
+                report.examples.push_back(to_fen(pos) + ": stored " + value_text(stored) + ", from successors " +
+                                          value_text(expected));
+        }
+    }
+    report.mismatches = mismatches;
+    std::sort(report.examples.begin(), report.examples.end());
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return report;
+}
+
+}  // namespace
+
+std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesystem::path& dir) {
+    std::vector<MaterialSignature> out;
+    if (!std::filesystem::is_directory(dir)) throw std::runtime_error(dir.string() + ": no such directory");
+    const std::string prefix = std::string(variant_name(variant)) + "-";
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.path().extension() != ".raw" || name.rfind(prefix, 0) != 0) continue;
+        const auto sig = MaterialSignature::parse(name.substr(prefix.size(), name.size() - prefix.size() - 4));
+        if (sig) out.push_back(*sig);
+    }
+    std::sort(out.begin(), out.end(), [](const MaterialSignature& a, const MaterialSignature& b) {
+        return std::make_tuple(a.total(), a.total_men(), a) < std::make_tuple(b.total(), b.total_men(), b);
+    });
+    return out;
+}
+
+std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
+                                        bool progress, const std::vector<MaterialSignature>& only) {
+    const std::vector<MaterialSignature> sigs = only.empty() ? tables_in(variant, dir) : only;
+    std::vector<VerifyReport> reports;
+    for (std::size_t k = 0; k < sigs.size(); ++k) {
+        if (progress)
+            std::cerr << "\r\033[Kverifying " << sigs[k].name() << " (" << k + 1 << " of " << sigs.size() << ")"
+                      << std::flush;
+        reports.push_back(
+            with_variant(variant, [&]<class V>() { return verify_one<V>(variant, dir, sigs[k]); }));
+        const VerifyReport& r = reports.back();
+        if (progress) std::cerr << "\r\033[K" << std::flush;
+        log << r.signature.name() << ": " << r.positions << " positions, "
+            << (r.mismatches == 0 ? std::string("all consistent")
+                                  : std::to_string(r.mismatches) + " INCONSISTENT")
+            << " (" << r.seconds << " s)\n";
+        for (const std::string& e : r.examples) log << "  " << e << '\n';
+    }
+    return reports;
+}
+
+}  // namespace dtb

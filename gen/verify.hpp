@@ -1,0 +1,37 @@
+// dtb verify: recomputes every stored value from the values of its
+// successors and reports any position where they disagree.
+//
+// Local consistency is enough: a win labelled d needs a move to a loss
+// labelled d-1, a loss labelled d needs every move to reach a win, the
+// longest labelled d-1, and a draw needs a move to a draw and none to a
+// loss. Labelled distances fall along every such justification down to the
+// positions with no move, so a table that passes everywhere is exact.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "rules/material.hpp"
+#include "rules/variant.hpp"
+
+namespace dtb {
+
+struct VerifyReport {
+    MaterialSignature signature;
+    std::uint64_t positions = 0;
+    std::uint64_t mismatches = 0;
+    std::vector<std::string> examples;  // "FEN: stored X, from successors Y", the first few
+    double seconds = 0;
+};
+
+// Verifies every raw table of `variant` in `dir` (or only `only`).
+std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
+                                        bool progress, const std::vector<MaterialSignature>& only = {});
+
+// Signatures of the raw tables of `variant` present in `dir`.
+std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesystem::path& dir);
+
+}  // namespace dtb
