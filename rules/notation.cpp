@@ -246,24 +246,28 @@ std::vector<int> traversed_squares(const CaptureRoute& route) {
     return squares;
 }
 
-}  // namespace
-
+// The squares a route's text names: its start, turning squares and end.
 template <class V>
-std::string route_text(const CaptureRoute& route) {
+std::vector<int> written_squares(const CaptureRoute& route) {
     const auto& path = route.path;
-    std::string text = square_name<V>(path.front());
+    std::vector<int> squares{path.front()};
     for (std::size_t i = 1; i + 1 < path.size(); ++i) {
         const auto [f0, r0] = file_rank<V>(path[i - 1]);
         const auto [f1, r1] = file_rank<V>(path[i]);
         const auto [f2, r2] = file_rank<V>(path[i + 1]);
         const bool turns = sign(f1 - f0) != sign(f2 - f1) || sign(r1 - r0) != sign(r2 - r1);
-        if (turns) {
-            text += ':';
-            text += square_name<V>(path[i]);
-        }
+        if (turns) squares.push_back(path[i]);
     }
-    text += ':';
-    text += square_name<V>(path.back());
+    squares.push_back(path.back());
+    return squares;
+}
+
+}  // namespace
+
+template <class V>
+std::string route_text(const CaptureRoute& route) {
+    std::string text;
+    for (int sq : written_squares<V>(route)) text += (text.empty() ? "" : ":") + square_name<V>(sq);
     return text;
 }
 
@@ -299,21 +303,32 @@ Move parse_move(const Position<V>& pos, std::string_view text_in) {
 
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
+    const std::vector<CaptureRoute> routes = MoveGenerator<V>::capture_routes(pos);
     const int from = squares.front(), to = squares.back();
     std::vector<Move> matches;
-    if (squares.size() == 2) {
+    const auto add = [&](const Move& m) {
+        if (std::find(matches.begin(), matches.end(), m) == matches.end()) matches.push_back(m);
+    };
+    // A text that names exactly a route's start, turning squares and end is
+    // that route, even where another route with the same ends passes the
+    // same squares: "c5:a3" beside "c5:e3:h6:f8:a3", "20:29:12:3" beside
+    // "20:42:26:3" (which crosses 29 and 12). This is how route_text and
+    // move_text write captures, so their texts always read back.
+    for (const CaptureRoute& route : routes)
+        if (written_squares<V>(route) == squares) add(route.move);
+    if (matches.empty() && squares.size() == 2) {
         for (const Move& m : moves)
-            if (m.from == from && m.to == to) matches.push_back(m);
-    } else {
-        for (const CaptureRoute& route : MoveGenerator<V>::capture_routes(pos)) {
+            if (m.from == from && m.to == to) add(m);
+    } else if (matches.empty()) {
+        // Game records may also write squares where the piece did not turn:
+        // the written intermediate squares must be passed in order.
+        for (const CaptureRoute& route : routes) {
             if (route.move.from != from || route.move.to != to) continue;
-            if (std::find(matches.begin(), matches.end(), route.move) != matches.end()) continue;
-            // The written intermediate squares must be passed in order.
             const std::vector<int> passed = traversed_squares<V>(route);
             std::size_t k = 1;
             for (std::size_t j = 1; j < passed.size() && k + 1 < squares.size(); ++j)
                 if (passed[j] == squares[k]) ++k;
-            if (k + 1 == squares.size()) matches.push_back(route.move);
+            if (k + 1 == squares.size()) add(route.move);
         }
     }
     if (matches.size() == 1) return matches.front();
