@@ -276,8 +276,13 @@ std::string move_text(const Position<V>& pos, const Move& m) {
     if (!m.is_capture()) return square_name<V>(m.from) + "-" + square_name<V>(m.to);
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
-    const auto shares_ends = [&](const Move& other) { return other.from == m.from && other.to == m.to; };
-    if (std::count_if(moves.begin(), moves.end(), shares_ends) <= 1)
+    // Start and end suffice when the piece has no other capture. When it has
+    // several, the rules write each in full, turning squares included, even
+    // one whose end no other shares (seed 000, diagram 8: "d2:g5:d8:a5"
+    // beside d2:h6:f8:c5:a7 and d2:g5:e7:c5:a7; "in such positions the full
+    // record is required").
+    const auto same_piece = [&](const Move& other) { return other.from == m.from; };
+    if (std::count_if(moves.begin(), moves.end(), same_piece) <= 1)
         return square_name<V>(m.from) + ":" + square_name<V>(m.to);
     for (const CaptureRoute& route : MoveGenerator<V>::capture_routes(pos))
         if (route.move == m) return route_text<V>(route);
