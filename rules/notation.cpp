@@ -92,7 +92,9 @@ void check_position(const Position<V>& pos) {
 
 template <class V>
 Position<V> parse_fen(std::string_view fen_text) {
-    const std::string_view fen = trim(fen_text);
+    std::string_view fen = trim(fen_text);
+    // Some programs end the FEN with '.' ("W:W31-50:B1-20.").
+    if (fen.size() > 1 && fen.back() == '.') fen = trim(fen.substr(0, fen.size() - 1));
     auto fail = [&](std::size_t at, const std::string& what) -> InputError {
         return InputError("bad FEN " + quoted(fen) + " at character " + std::to_string(at + 1) + ": " + what);
     };
@@ -107,7 +109,6 @@ Position<V> parse_fen(std::string_view fen_text) {
 
     bool seen[2] = {false, false};
     while (i < fen.size()) {
-        if (fen[i] == '.' && i + 1 == fen.size()) break;  // some programs end the FEN with '.'
         if (fen[i] != ':') throw fail(i, "expected ':' before a colour's list of squares");
         ++i;
         if (i >= fen.size()) throw fail(i, "expected 'W' or 'B' after ':'");
