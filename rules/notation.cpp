@@ -92,7 +92,9 @@ void check_position(const Position<V>& pos) {
 
 template <class V>
 Position<V> parse_fen(std::string_view fen_text) {
-    const std::string_view fen = trim(fen_text);
+    std::string_view fen = trim(fen_text);
+    // Some programs end the FEN with '.' ("W:W31-50:B1-20.").
+    if (fen.size() > 1 && fen.back() == '.') fen = trim(fen.substr(0, fen.size() - 1));
     auto fail = [&](std::size_t at, const std::string& what) -> InputError {
         return InputError("bad FEN " + quoted(fen) + " at character " + std::to_string(at + 1) + ": " + what);
     };
@@ -107,7 +109,6 @@ Position<V> parse_fen(std::string_view fen_text) {
 
     bool seen[2] = {false, false};
     while (i < fen.size()) {
-        if (fen[i] == '.' && i + 1 == fen.size()) break;  // some programs end the FEN with '.'
         if (fen[i] != ':') throw fail(i, "expected ':' before a colour's list of squares");
         ++i;
         if (i >= fen.size()) throw fail(i, "expected 'W' or 'B' after ':'");
@@ -246,24 +247,28 @@ std::vector<int> traversed_squares(const CaptureRoute& route) {
     return squares;
 }
 
-}  // namespace
-
+// The squares a route's text names: its start, turning squares and end.
 template <class V>
-std::string route_text(const CaptureRoute& route) {
+std::vector<int> written_squares(const CaptureRoute& route) {
     const auto& path = route.path;
-    std::string text = square_name<V>(path.front());
+    std::vector<int> squares{path.front()};
     for (std::size_t i = 1; i + 1 < path.size(); ++i) {
         const auto [f0, r0] = file_rank<V>(path[i - 1]);
         const auto [f1, r1] = file_rank<V>(path[i]);
         const auto [f2, r2] = file_rank<V>(path[i + 1]);
         const bool turns = sign(f1 - f0) != sign(f2 - f1) || sign(r1 - r0) != sign(r2 - r1);
-        if (turns) {
-            text += ':';
-            text += square_name<V>(path[i]);
-        }
+        if (turns) squares.push_back(path[i]);
     }
-    text += ':';
-    text += square_name<V>(path.back());
+    squares.push_back(path.back());
+    return squares;
+}
+
+}  // namespace
+
+template <class V>
+std::string route_text(const CaptureRoute& route) {
+    std::string text;
+    for (int sq : written_squares<V>(route)) text += (text.empty() ? "" : ":") + square_name<V>(sq);
     return text;
 }
 
@@ -272,8 +277,13 @@ std::string move_text(const Position<V>& pos, const Move& m) {
     if (!m.is_capture()) return square_name<V>(m.from) + "-" + square_name<V>(m.to);
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
-    const auto shares_ends = [&](const Move& other) { return other.from == m.from && other.to == m.to; };
-    if (std::count_if(moves.begin(), moves.end(), shares_ends) <= 1)
+    // Start and end suffice when the piece has no other capture. When it has
+    // several, the rules write each in full, turning squares included, even
+    // one whose end no other shares (seed 000, diagram 8: "d2:g5:d8:a5"
+    // beside d2:h6:f8:c5:a7 and d2:g5:e7:c5:a7; "in such positions the full
+    // record is required").
+    const auto same_piece = [&](const Move& other) { return other.from == m.from; };
+    if (std::count_if(moves.begin(), moves.end(), same_piece) <= 1)
         return square_name<V>(m.from) + ":" + square_name<V>(m.to);
     for (const CaptureRoute& route : MoveGenerator<V>::capture_routes(pos))
         if (route.move == m) return route_text<V>(route);
@@ -299,21 +309,32 @@ Move parse_move(const Position<V>& pos, std::string_view text_in) {
 
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
+    const std::vector<CaptureRoute> routes = MoveGenerator<V>::capture_routes(pos);
     const int from = squares.front(), to = squares.back();
     std::vector<Move> matches;
-    if (squares.size() == 2) {
+    const auto add = [&](const Move& m) {
+        if (std::find(matches.begin(), matches.end(), m) == matches.end()) matches.push_back(m);
+    };
+    // A text that names exactly a route's start, turning squares and end is
+    // that route, even where another route with the same ends passes the
+    // same squares: "c5:a3" beside "c5:e3:h6:f8:a3", "20:29:12:3" beside
+    // "20:42:26:3" (which crosses 29 and 12). This is how route_text and
+    // move_text write captures, so their texts always read back.
+    for (const CaptureRoute& route : routes)
+        if (written_squares<V>(route) == squares) add(route.move);
+    if (matches.empty() && squares.size() == 2) {
         for (const Move& m : moves)
-            if (m.from == from && m.to == to) matches.push_back(m);
-    } else {
-        for (const CaptureRoute& route : MoveGenerator<V>::capture_routes(pos)) {
+            if (m.from == from && m.to == to) add(m);
+    } else if (matches.empty()) {
+        // Game records may also write squares where the piece did not turn:
+        // the written intermediate squares must be passed in order.
+        for (const CaptureRoute& route : routes) {
             if (route.move.from != from || route.move.to != to) continue;
-            if (std::find(matches.begin(), matches.end(), route.move) != matches.end()) continue;
-            // The written intermediate squares must be passed in order.
             const std::vector<int> passed = traversed_squares<V>(route);
             std::size_t k = 1;
             for (std::size_t j = 1; j < passed.size() && k + 1 < squares.size(); ++j)
                 if (passed[j] == squares[k]) ++k;
-            if (k + 1 == squares.size()) matches.push_back(route.move);
+            if (k + 1 == squares.size()) add(route.move);
         }
     }
     if (matches.size() == 1) return matches.front();

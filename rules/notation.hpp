@@ -46,9 +46,9 @@ std::string to_fen(const Position<V>& pos);
 template <class V>
 void check_position(const Position<V>& pos);
 
-// The shortest text that names `m` among the legal moves of `pos`: "c3-d4",
-// "c3:e5", and the turning squares only where two captures share their start
-// and end (SPEC 2): "d2:h6:f8:c5:a7".
+// The text of `m`, a legal move of `pos`: "c3-d4", "c3:e5", and the turning
+// squares where the same piece has more than one capture (seed 000, diagram
+// 8): "d2:h6:f8:c5:a7", "d2:g5:d8:a5".
 template <class V>
 std::string move_text(const Position<V>& pos, const Move& m);
 
