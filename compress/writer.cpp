@@ -219,7 +219,8 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
 
     std::vector<std::uint8_t> index(h.index_size, 0);  // the padding stays 0
     std::memcpy(index.data(), offsets.data(), offsets.size() * 8);
-    std::memcpy(index.data() + offsets.size() * 8, checksums.data(), checksums.size() * 4);
+    if (!checksums.empty())  // an empty vector's data() may be null, which memcpy must not get
+        std::memcpy(index.data() + offsets.size() * 8, checksums.data(), checksums.size() * 4);
     file.write_at(h.index_offset, index);
 
     h.data_size = data_size;

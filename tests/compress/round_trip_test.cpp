@@ -79,7 +79,11 @@ TEST_P(RoundTripSizes, RandomOneAndTwoByteSymbols) {
 INSTANTIATE_TEST_SUITE_P(Sizes, RoundTripSizes,
                          ::testing::Values(SizeCase{0, 64}, SizeCase{1, 64}, SizeCase{63, 64}, SizeCase{64, 64},
                                            SizeCase{65, 64}, SizeCase{64 * 3 - 1, 64}, SizeCase{10'000, 256},
-                                           SizeCase{10'000, 4096}, SizeCase{100'003, 1024}));
+                                           SizeCase{10'000, 4096}, SizeCase{100'003, 1024}),
+                         [](const auto& info) {
+                             return std::to_string(info.param.positions) + "_positions_" +
+                                    std::to_string(info.param.per_block) + "_per_block";
+                         });
 
 // Structured data as a generator would produce it, with don't-care
 // positions holding garbage: every cared-for value comes back, and the
