@@ -95,54 +95,90 @@ struct CCtxDeleter {
     void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
 };
 
-// Fills, lays out and compresses block `b`. Returns the largest cared-for
-// symbol of the block (0 if none); `ok` goes false if zstd fails.
-template <class Symbol>
-std::uint32_t compress_block(std::span<const Symbol> symbols, std::uint64_t b, std::uint32_t ppb,
-                             const DontCare& dont_care, bool fill, ZSTD_CCtx* cctx, std::vector<std::uint8_t>& raw,
-                             std::vector<std::uint8_t>& out, bool& ok) {
-    constexpr unsigned width = sizeof(Symbol);
-    const std::uint64_t first = b * ppb;
-    const auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>(ppb, symbols.size() - first));
-    raw.resize(std::size_t{n} * width);
+// Per-thread working space for compress_block.
+struct Scratch {
+    std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx{ZSTD_createCCtx()};
+    std::vector<std::uint8_t> cared;  // 1 where the position's value matters
+    std::vector<std::uint8_t> raw;    // the block as stored, before compression
+    std::vector<std::uint8_t> trial;  // output of trial compressions
+};
 
-    // Don't-care fill: repeat the previous cared-for value, which extends
-    // the run before it (measured 5-8x smaller than storing the generator's
-    // scratch values). Before the first cared-for position of the block,
-    // use that position's value; blocks are filled independently so that
-    // they can be compressed in any order.
+// Lays out `block` as stored (byte planes for 2-byte symbols), filling the
+// don't-care positions. stride 0: repeat the previous cared-for value,
+// which extends the run before it (5-8x smaller than storing a generator's
+// scratch values, on synthetic tables). stride s: copy the value stored s
+// positions back, which extends an LZ match with the previous period of the
+// index. Before the first cared-for position, use that position's value.
+// Blocks are filled independently so that they can be compressed in any order.
+template <class Symbol>
+void lay_out(std::span<const Symbol> block, const std::vector<std::uint8_t>& cared, bool fill, std::uint32_t stride,
+             std::vector<std::uint8_t>& raw) {
+    constexpr unsigned width = sizeof(Symbol);
+    const auto n = static_cast<std::uint32_t>(block.size());
+    raw.resize(std::size_t{n} * width);
     Symbol previous = 0;
-    if (fill)
-        for (std::uint32_t j = 0; j < n; ++j)
-            if (!dont_care(first + j)) {
-                previous = symbols[first + j];
-                break;
-            }
-    std::uint32_t max_symbol = 0;
+    for (std::uint32_t j = 0; j < n; ++j)
+        if (cared[j]) {
+            previous = block[j];
+            break;
+        }
     for (std::uint32_t j = 0; j < n; ++j) {
-        Symbol v = symbols[first + j];
-        if (!dont_care(first + j)) {
-            max_symbol = std::max<std::uint32_t>(max_symbol, v);
+        Symbol v = block[j];
+        if (cared[j]) {
             previous = v;
         } else if (fill) {
             v = previous;
+            if (stride != 0 && j >= stride) {
+                v = raw[j - stride];
+                if constexpr (width == 2) v = static_cast<Symbol>(v | (raw[n + j - stride] << 8));
+            }
         }
         raw[j] = static_cast<std::uint8_t>(v);
         if constexpr (width == 2) raw[n + j] = static_cast<std::uint8_t>(v >> 8);
     }
-    // With fill off, stored don't-care values can exceed the cared-for ones;
-    // max_symbol promises no stored symbol is larger.
-    if (!fill)
-        for (std::uint32_t j = 0; j < n; ++j) max_symbol = std::max<std::uint32_t>(max_symbol, symbols[first + j]);
+}
 
+// Compressed size of `raw`, or 0 if zstd fails.
+std::size_t compress(ZSTD_CCtx* cctx, int level, const std::vector<std::uint8_t>& raw, std::vector<std::uint8_t>& out) {
     out.resize(ZSTD_compressBound(raw.size()));
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level))) return 0;
     const std::size_t size = ZSTD_compress2(cctx, out.data(), out.size(), raw.data(), raw.size());
-    if (ZSTD_isError(size)) {
-        ok = false;
-        out.clear();
-    } else {
-        out.resize(size);
+    return ZSTD_isError(size) ? 0 : size;
+}
+
+// Fills and compresses block `b` into `out`. Returns the largest symbol the
+// block stores (0 if none); `ok` goes false if zstd fails.
+template <class Symbol>
+std::uint32_t compress_block(std::span<const Symbol> symbols, std::uint64_t b, const DontCare& dont_care,
+                             const WriterOptions& options, Scratch& scratch, std::vector<std::uint8_t>& out,
+                             bool& ok) {
+    const std::uint64_t first = b * options.positions_per_block;
+    const auto block = symbols.subspan(first, std::min<std::uint64_t>(options.positions_per_block,
+                                                                       symbols.size() - first));
+    scratch.cared.resize(block.size());
+    std::uint32_t max_symbol = 0;
+    for (std::size_t j = 0; j < block.size(); ++j) {
+        scratch.cared[j] = !dont_care(first + j);
+        // Filled don't-cares copy cared-for values; unfilled ones are stored as they are.
+        if (scratch.cared[j] || !options.fill_dont_care) max_symbol = std::max<std::uint32_t>(max_symbol, block[j]);
     }
+
+    // With strides to try, pick the fill whose trial compression at level 1
+    // is smallest, then compress that one at the real level.
+    std::uint32_t best_stride = 0;
+    if (options.fill_dont_care && !options.fill_strides.empty()) {
+        lay_out(block, scratch.cared, true, 0, scratch.raw);
+        std::size_t best = compress(scratch.cctx.get(), 1, scratch.raw, scratch.trial);
+        for (const std::uint32_t stride : options.fill_strides) {
+            lay_out(block, scratch.cared, true, stride, scratch.raw);
+            const std::size_t size = compress(scratch.cctx.get(), 1, scratch.raw, scratch.trial);
+            if (size != 0 && size < best) best = size, best_stride = stride;
+        }
+    }
+    lay_out(block, scratch.cared, options.fill_dont_care, best_stride, scratch.raw);
+    const std::size_t size = compress(scratch.cctx.get(), options.zstd_level, scratch.raw, out);
+    if (size == 0) ok = false;
+    out.resize(size);
     return max_symbol;
 }
 
@@ -155,6 +191,8 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
         throw std::invalid_argument("positions per block must be a power of two in [64, 2^20]");
     if (options.zstd_level < 1 || options.zstd_level > ZSTD_maxCLevel())
         throw std::invalid_argument("zstd level out of range");
+    for (const std::uint32_t stride : options.fill_strides)
+        if (stride == 0 || stride >= ppb) throw std::invalid_argument("fill strides must be in [1, positions per block)");
     const std::uint64_t blocks = block_count_for(symbols.size(), ppb);
     if (blocks > std::numeric_limits<std::uint32_t>::max())
         throw std::invalid_argument("too many blocks: use larger blocks");
@@ -188,15 +226,13 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
         std::uint32_t batch_max = 0;
 #pragma omp parallel num_threads(threads) reduction(max : batch_max) reduction(&& : ok)
         {
-            std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx(ZSTD_createCCtx());
-            ok = cctx != nullptr && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel,
-                                                                           options.zstd_level));
-            std::vector<std::uint8_t> raw;
+            Scratch scratch;
+            ok = scratch.cctx != nullptr;
 #pragma omp for schedule(dynamic, 4)
             for (std::int64_t k = 0; k < count; ++k) {
                 if (!ok) continue;
-                batch_max = std::max(batch_max, compress_block(symbols, batch + static_cast<std::uint64_t>(k), ppb,
-                                                               dont_care, options.fill_dont_care, cctx.get(), raw,
+                batch_max = std::max(batch_max, compress_block(symbols, batch + static_cast<std::uint64_t>(k), dont_care,
+                                                               options, scratch,
                                                                compressed[static_cast<std::size_t>(k)], ok));
             }
         }

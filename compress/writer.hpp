@@ -8,6 +8,7 @@
 #include <functional>
 #include <span>
 #include <stdexcept>
+#include <vector>
 
 #include "compress/format.hpp"
 
@@ -48,6 +49,13 @@ struct WriterOptions {
     // OpenMP threads for compression; 0 uses OpenMP's default. The file is
     // the same for any number.
     int threads = 0;
+    // Don't-care positions repeat the previous cared-for value. For each
+    // stride listed here, the writer also tries copying the value `stride`
+    // positions back instead, and keeps per block whichever fill compresses
+    // smallest (judged by a trial at zstd level 1). Worth it when the index
+    // has a period, such as the squares of the fastest-varying piece. Costs
+    // one fast trial compression per candidate per block.
+    std::vector<std::uint32_t> fill_strides;
     // Testing and measuring only: store don't-care positions as given
     // instead of filling them.
     bool fill_dont_care = true;

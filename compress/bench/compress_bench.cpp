@@ -39,11 +39,13 @@ const synthetic::Table& synthetic_table(bool dtw) {
     return dtw ? dtw_table : wdl;
 }
 
-Header write(const std::filesystem::path& path, bool dtw, std::uint32_t per_block, int level) {
+Header write(const std::filesystem::path& path, bool dtw, std::uint32_t per_block, int level,
+             std::vector<std::uint32_t> strides = {}) {
     const auto& t = synthetic_table(dtw);
     WriterOptions options;
     options.positions_per_block = per_block;
     options.zstd_level = level;
+    options.fill_strides = std::move(strides);
     TableDescription d;
     d.metric = dtw ? Metric::dtw : Metric::wdl;
     if (dtw) return write_table(path, d, std::span(t.values), DontCare::bytes(t.dont_care), options);
@@ -69,6 +71,20 @@ void BM_Write(benchmark::State& state) {
     synthetic_table(dtw);  // generated outside the timing
     Header h;
     for (auto _ : state) h = write(bench_dir() / "write.dtb", dtw, per_block, level);
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kPositions * (dtw ? 2 : 1)));
+    state.counters["bits/pos"] = static_cast<double>(h.file_size) * 8 / kPositions;
+    state.counters["file_KiB"] = static_cast<double>(h.file_size) / 1024;
+}
+
+// The same with strided don't-care fills tried per block (32 and 1024: the
+// periods of the synthetic index).
+void BM_WriteFillStrides(benchmark::State& state) {
+    const auto per_block = static_cast<std::uint32_t>(state.range(0));
+    const bool dtw = state.range(1) != 0;
+    const int level = static_cast<int>(state.range(2));
+    synthetic_table(dtw);
+    Header h;
+    for (auto _ : state) h = write(bench_dir() / "write.dtb", dtw, per_block, level, {32, 1024});
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kPositions * (dtw ? 2 : 1)));
     state.counters["bits/pos"] = static_cast<double>(h.file_size) * 8 / kPositions;
     state.counters["file_KiB"] = static_cast<double>(h.file_size) / 1024;
@@ -124,6 +140,7 @@ BENCHMARK(BM_Write)
     ->ArgsProduct({{1024, 16384, 65536}, {0, 1}, {15}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+BENCHMARK(BM_WriteFillStrides)->ArgsProduct({{4096}, {0, 1}, {15}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ReadWarm)->Apply(block_sizes)->Threads(1)->Threads(2);
 BENCHMARK(BM_ReadCold)->Apply(block_sizes)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Verify)->Args({4096, 0})->Args({4096, 1})->Unit(benchmark::kMillisecond);

@@ -114,6 +114,30 @@ TEST(RoundTrip, SyntheticTablesWithDontCare) {
     }
 }
 
+// Strided fills are chosen per block; cared-for values still come back, and
+// on the synthetic index (period 32) the file shrinks.
+TEST(RoundTrip, FillStrides) {
+    ScratchDir dir;
+    const auto t = synthetic::make(100'000, false);
+    const std::vector<std::uint8_t> values(t.values.begin(), t.values.end());
+    WriterOptions options;
+    const Header plain = write_table(dir / "plain.dtb", testing::sample_description(), values,
+                                     DontCare::bytes(t.dont_care), options);
+    options.fill_strides = {32, 1024};
+    const Header strided = write_table(dir / "strided.dtb", testing::sample_description(), values,
+                                       DontCare::bytes(t.dont_care), options);
+    EXPECT_LT(strided.file_size, plain.file_size);
+    EXPECT_EQ(strided.max_symbol, plain.max_symbol);
+    auto table = open_or_fail(dir / "strided.dtb", nullptr);
+    ASSERT_TRUE(table);
+    expect_same(*table, values, &t.dont_care);
+    EXPECT_FALSE(table->verify().has_value());
+
+    options.fill_strides = {4096};  // not shorter than a block
+    EXPECT_THROW(write_table(dir / "bad.dtb", testing::sample_description(), values, {}, options),
+                 std::invalid_argument);
+}
+
 // Whatever the don't-care positions hold, the file is the same: the fill
 // depends on cared-for values only.
 TEST(RoundTrip, DontCareValuesDoNotMatter) {
@@ -190,6 +214,7 @@ TEST(RoundTrip, SameBytesForAnyThreadCount) {
     WriterOptions options;
     options.positions_per_block = 64;
     options.zstd_level = 3;
+    options.fill_strides = {32};
     options.threads = 1;
     write_table(dir / "1.dtb", testing::sample_description(Metric::dtw), std::span(t.values),
                 DontCare::bytes(t.dont_care), options);
