@@ -19,18 +19,21 @@ namespace dtb::compress {
 
 DontCare DontCare::bitmap(std::span<const std::uint64_t> bits) {
     DontCare d;
+    d.kind_ = Kind::bitmap;
     d.bits_ = bits;
     return d;
 }
 
 DontCare DontCare::bytes(std::span<const std::uint8_t> flags) {
     DontCare d;
+    d.kind_ = Kind::bytes;
     d.bytes_ = flags;
     return d;
 }
 
 DontCare DontCare::predicate(std::function<bool(std::uint64_t)> is_dont_care) {
     DontCare d;
+    d.kind_ = is_dont_care ? Kind::predicate : Kind::none;
     d.predicate_ = std::move(is_dont_care);
     return d;
 }
@@ -193,6 +196,7 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
         throw std::invalid_argument("zstd level out of range");
     for (const std::uint32_t stride : options.fill_strides)
         if (stride == 0 || stride >= ppb) throw std::invalid_argument("fill strides must be in [1, positions per block)");
+    if (!dont_care.covers(symbols.size())) throw std::invalid_argument("the don't-care map is shorter than the symbols");
     const std::uint64_t blocks = block_count_for(symbols.size(), ppb);
     if (blocks > std::numeric_limits<std::uint32_t>::max())
         throw std::invalid_argument("too many blocks: use larger blocks");

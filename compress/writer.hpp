@@ -26,13 +26,27 @@ public:
     static DontCare bytes(std::span<const std::uint8_t> flags);
     static DontCare predicate(std::function<bool(std::uint64_t)> is_dont_care);
 
+    // Whether a bitmap or byte array has an entry for each of `positions`.
+    bool covers(std::uint64_t positions) const {
+        switch (kind_) {
+            case Kind::bitmap: return bits_.size() >= (positions + 63) / 64;
+            case Kind::bytes: return bytes_.size() >= positions;
+            default: return true;
+        }
+    }
+
     bool operator()(std::uint64_t index) const {
-        if (bits_.data() != nullptr) return (bits_[index / 64] >> (index % 64)) & 1;
-        if (bytes_.data() != nullptr) return bytes_[index] != 0;
-        return predicate_ && predicate_(index);
+        switch (kind_) {
+            case Kind::bitmap: return (bits_[index / 64] >> (index % 64)) & 1;
+            case Kind::bytes: return bytes_[index] != 0;
+            case Kind::predicate: return predicate_(index);
+            default: return false;
+        }
     }
 
 private:
+    enum class Kind { none, bitmap, bytes, predicate };
+    Kind kind_ = Kind::none;
     std::span<const std::uint64_t> bits_;
     std::span<const std::uint8_t> bytes_;
     std::function<bool(std::uint64_t)> predicate_;
@@ -69,8 +83,8 @@ public:
 // Writes `symbols` (one per position, in index order) to `path`, atomically:
 // through `path` + ".tmp", fsync, rename, fsync of the directory. Returns
 // the header written. Throws WriteError (message names the file) on I/O
-// failure, std::invalid_argument on bad options or a table too large for
-// the format.
+// failure, std::invalid_argument on bad options, a don't-care bitmap shorter
+// than the symbols, or a table too large for the format.
 Header write_table(const std::filesystem::path& path, const TableDescription& table,
                    std::span<const std::uint8_t> symbols, const DontCare& dont_care = {},
                    const WriterOptions& options = {});

@@ -262,6 +262,13 @@ TEST(Writer, RejectsBadOptions) {
     options.zstd_level = 0;
     EXPECT_THROW(write_table(dir / "t.dtb", testing::sample_description(), values, {}, options),
                  std::invalid_argument);
+    options = {};
+    const std::vector<std::uint8_t> short_flags(9, 0);
+    const std::vector<std::uint64_t> no_bits;
+    EXPECT_THROW(write_table(dir / "t.dtb", testing::sample_description(), values, DontCare::bytes(short_flags)),
+                 std::invalid_argument);
+    EXPECT_THROW(write_table(dir / "t.dtb", testing::sample_description(), values, DontCare::bitmap(no_bits)),
+                 std::invalid_argument);
     EXPECT_FALSE(std::filesystem::exists(dir / "t.dtb"));
 }
 
