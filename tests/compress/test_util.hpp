@@ -1,0 +1,67 @@
+// Helpers shared by the compress tests: a scratch directory per test and
+// whole-file reads and writes.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "compress/format.hpp"
+
+namespace dtb::compress::testing {
+
+// A directory of its own for each test, removed when the test ends.
+class ScratchDir {
+public:
+    ScratchDir() {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        // Parameterised tests have '/' in their names.
+        std::string name = "dtb_compress_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+                           std::to_string(::getpid());
+        for (char& c : name)
+            if (c == '/') c = '_';
+        path_ = std::filesystem::temp_directory_path() / name;
+        std::filesystem::remove_all(path_);
+        std::filesystem::create_directories(path_);
+    }
+    ~ScratchDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);
+    }
+    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+inline std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void write_bytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
+    // A new file rather than a truncated one: ext4 flushes a file that is
+    // truncated and rewritten (auto_da_alloc), which made these tests 20x slower.
+    std::filesystem::remove(path);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+inline TableDescription sample_description(Metric metric = Metric::wdl) {
+    TableDescription d;
+    d.variant = VariantId::International;
+    d.material = {1, 2, 0, 3};
+    d.metric = metric;
+    d.index_scheme = 7;
+    return d;
+}
+
+}  // namespace dtb::compress::testing
