@@ -152,12 +152,13 @@ std::size_t compress(ZSTD_CCtx* cctx, int level, const std::vector<std::uint8_t>
 // Fills and compresses block `b` into `out`. Returns the largest symbol the
 // block stores (0 if none); `ok` goes false if zstd fails.
 template <class Symbol>
-std::uint32_t compress_block(std::span<const Symbol> symbols, std::uint64_t b, const DontCare& dont_care,
-                             const WriterOptions& options, Scratch& scratch, std::vector<std::uint8_t>& out,
-                             bool& ok) {
+std::uint32_t compress_block(const SymbolSource<Symbol>& source, std::uint64_t count, std::uint64_t b,
+                             const DontCare& dont_care, const WriterOptions& options, Scratch& scratch,
+                             std::vector<Symbol>& symbols, std::vector<std::uint8_t>& out, bool& ok) {
     const std::uint64_t first = b * options.positions_per_block;
-    const auto block = symbols.subspan(first, std::min<std::uint64_t>(options.positions_per_block,
-                                                                       symbols.size() - first));
+    symbols.resize(std::min<std::uint64_t>(options.positions_per_block, count - first));
+    source(first, std::span<Symbol>(symbols));
+    const std::span<const Symbol> block(symbols);
     scratch.cared.resize(block.size());
     std::uint32_t max_symbol = 0;
     for (std::size_t j = 0; j < block.size(); ++j) {
@@ -186,8 +187,8 @@ std::uint32_t compress_block(std::span<const Symbol> symbols, std::uint64_t b, c
 }
 
 template <class Symbol>
-Header write_impl(const std::filesystem::path& path, const TableDescription& table, std::span<const Symbol> symbols,
-                  const DontCare& dont_care, const WriterOptions& options) {
+Header write_impl(const std::filesystem::path& path, const TableDescription& table, std::uint64_t position_count,
+                  const SymbolSource<Symbol>& source, const DontCare& dont_care, const WriterOptions& options) {
     constexpr unsigned width = sizeof(Symbol);
     const std::uint32_t ppb = options.positions_per_block;
     if (!valid_positions_per_block(ppb, width))
@@ -196,15 +197,15 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
         throw std::invalid_argument("zstd level out of range");
     for (const std::uint32_t stride : options.fill_strides)
         if (stride == 0 || stride >= ppb) throw std::invalid_argument("fill strides must be in [1, positions per block)");
-    if (!dont_care.covers(symbols.size())) throw std::invalid_argument("the don't-care map is shorter than the symbols");
-    const std::uint64_t blocks = block_count_for(symbols.size(), ppb);
+    if (!dont_care.covers(position_count)) throw std::invalid_argument("the don't-care map is shorter than the symbols");
+    const std::uint64_t blocks = block_count_for(position_count, ppb);
     if (blocks > std::numeric_limits<std::uint32_t>::max())
         throw std::invalid_argument("too many blocks: use larger blocks");
 
     Header h;
     h.table = table;
     h.symbol_width = width;
-    h.position_count = symbols.size();
+    h.position_count = position_count;
     h.positions_per_block = ppb;
     h.block_count = static_cast<std::uint32_t>(blocks);
     h.index_size = index_size_for(blocks);
@@ -231,12 +232,13 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
 #pragma omp parallel num_threads(threads) reduction(max : batch_max) reduction(&& : ok)
         {
             Scratch scratch;
+            std::vector<Symbol> block_symbols;
             ok = scratch.cctx != nullptr;
 #pragma omp for schedule(dynamic, 4)
             for (std::int64_t k = 0; k < count; ++k) {
                 if (!ok) continue;
-                batch_max = std::max(batch_max, compress_block(symbols, batch + static_cast<std::uint64_t>(k), dont_care,
-                                                               options, scratch,
+                batch_max = std::max(batch_max, compress_block(source, position_count, batch + static_cast<std::uint64_t>(k),
+                                                               dont_care, options, scratch, block_symbols,
                                                                compressed[static_cast<std::size_t>(k)], ok));
             }
         }
@@ -277,14 +279,35 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
 
 }  // namespace
 
+namespace {
+
+template <class Symbol>
+SymbolSource<Symbol> from_span(std::span<const Symbol> symbols) {
+    return [symbols](std::uint64_t first, std::span<Symbol> out) {
+        std::copy_n(symbols.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+    };
+}
+
+}  // namespace
+
 Header write_table(const std::filesystem::path& path, const TableDescription& table,
                    std::span<const std::uint8_t> symbols, const DontCare& dont_care, const WriterOptions& options) {
-    return write_impl(path, table, symbols, dont_care, options);
+    return write_impl<std::uint8_t>(path, table, symbols.size(), from_span(symbols), dont_care, options);
 }
 
 Header write_table(const std::filesystem::path& path, const TableDescription& table,
                    std::span<const std::uint16_t> symbols, const DontCare& dont_care, const WriterOptions& options) {
-    return write_impl(path, table, symbols, dont_care, options);
+    return write_impl<std::uint16_t>(path, table, symbols.size(), from_span(symbols), dont_care, options);
+}
+
+Header write_table(const std::filesystem::path& path, const TableDescription& table, std::uint64_t position_count,
+                   const SymbolSource<std::uint8_t>& source, const DontCare& dont_care, const WriterOptions& options) {
+    return write_impl<std::uint8_t>(path, table, position_count, source, dont_care, options);
+}
+
+Header write_table(const std::filesystem::path& path, const TableDescription& table, std::uint64_t position_count,
+                   const SymbolSource<std::uint16_t>& source, const DontCare& dont_care, const WriterOptions& options) {
+    return write_impl<std::uint16_t>(path, table, position_count, source, dont_care, options);
 }
 
 }  // namespace dtb::compress

@@ -92,4 +92,18 @@ Header write_table(const std::filesystem::path& path, const TableDescription& ta
                    std::span<const std::uint16_t> symbols, const DontCare& dont_care = {},
                    const WriterOptions& options = {});
 
+// Symbols made on demand, one block at a time: source(first, out) fills out
+// with the symbols of positions first .. first + out.size() - 1. Called from
+// several threads at once; must not throw. Lets the generator write a table
+// without holding a second copy of it in memory.
+template <class Symbol>
+using SymbolSource = std::function<void(std::uint64_t first, std::span<Symbol> out)>;
+
+Header write_table(const std::filesystem::path& path, const TableDescription& table, std::uint64_t position_count,
+                   const SymbolSource<std::uint8_t>& source, const DontCare& dont_care = {},
+                   const WriterOptions& options = {});
+Header write_table(const std::filesystem::path& path, const TableDescription& table, std::uint64_t position_count,
+                   const SymbolSource<std::uint16_t>& source, const DontCare& dont_care = {},
+                   const WriterOptions& options = {});
+
 }  // namespace dtb::compress

@@ -7,14 +7,17 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
+#include "compress/table_names.hpp"
 #include "gen/child_tables.hpp"
 #include "gen/raw_table.hpp"
 #include "gen/signatures.hpp"
 #include "gen/solver.hpp"
+#include "gen/table_writer.hpp"
 
 namespace dtb {
 
@@ -42,9 +45,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A table is finished when its file is complete: files appear only by an
-// atomic rename, and the header check catches anything else.
-bool is_finished(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
+// A solved table: its raw file is complete. Files appear only by an atomic
+// rename, and the header check catches anything else.
+bool is_solved(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
     const auto path = raw_table_path(dir, variant, sig);
     if (!std::filesystem::exists(path)) return false;
     try {
@@ -53,6 +56,13 @@ bool is_finished(const std::filesystem::path& dir, VariantId variant, const Mate
     } catch (const std::exception&) {
         return false;
     }
+}
+
+// A finished table: solved, compressed, and its manifest written (last).
+bool is_finished(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
+    return is_solved(dir, variant, sig) && std::filesystem::exists(manifest_path(dir, variant, sig)) &&
+           std::filesystem::exists(dir / table_file_name(variant, sig, compress::Metric::wdl)) &&
+           std::filesystem::exists(dir / table_file_name(variant, sig, compress::Metric::dtw));
 }
 
 // One line on a terminal, rewritten in place at most a few times a second.
@@ -126,36 +136,78 @@ void write_manifest(const std::filesystem::path& path, VariantId variant, const 
                              {"symbol_bytes", s.symbol_bytes},
                              {"seconds", s.seconds},
                              {"bytes", s.bytes},
+                             {"wdl_bytes", s.wdl_bytes},
+                             {"dtw_bytes", s.dtw_bytes},
+                             {"capture_positions", s.capture_positions},
                              {"positions_in_flight", s.positions_in_flight},
                              {"peak_rss_bytes", s.peak_rss_bytes}};
     const std::string text = j.dump(2) + "\n";
     write_file_atomically(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
 }
 
+// Writes a solved table's raw file (unless present) and compressed files,
+// and fills in the sizes.
+template <class T>
+void write_table_files(const GenerateOptions& o, const MaterialSignature& sig, std::span<const T> values,
+                       std::uint32_t index_version, TableStats& st) {
+    const auto path = raw_table_path(o.dir, o.variant, sig);
+    if (!is_solved(o.dir, o.variant, sig)) {
+        RawTableHeader h{o.variant, sig, int(sizeof(T)), index_version, values.size()};
+        std::vector<std::uint8_t> bytes(values.size() * sizeof(T));
+        for (std::size_t i = 0; i < values.size(); ++i)
+            for (std::size_t k = 0; k < sizeof(T); ++k) bytes[i * sizeof(T) + k] = std::uint8_t(values[i] >> (8 * k));
+        write_raw_table(path, h, bytes);
+    }
+    const CompressedSizes sizes = write_compressed_tables(o.dir, o.variant, sig, values);
+    st.symbol_bytes = int(sizeof(T));
+    st.bytes = std::filesystem::file_size(path);
+    st.wdl_bytes = sizes.wdl_bytes;
+    st.dtw_bytes = sizes.dtw_bytes;
+    st.capture_positions = sizes.capture_positions;
+}
+
 template <class V, class T>
-std::vector<TableStats> solve_and_write(const MaterialSignature& key, const ChildTables<V>& children,
+std::vector<TableStats> solve_and_write(const MaterialSignature& key, std::unique_ptr<ChildTables<V>> children,
                                         const GenerateOptions& o, ProgressLine& progress_line) {
     const auto start = Clock::now();
-    PairSolver<V, T> solver(key, children);
+    PairSolver<V, T> solver(key, *children);
     solver.solve(SolveProgress{[&](const std::string& stage, std::uint64_t done, std::uint64_t total) {
         progress_line.update(stage, done, total);
     }});
+    children.reset();  // not needed for writing: free it first
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const std::uint64_t peak = peak_resident_bytes();
     std::vector<TableStats> out;
     for (int s = 0; s < solver.side_count(); ++s) {
         const MaterialSignature sig = solver.index(s).signature();
         const auto& values = solver.values(s);
-        RawTableHeader h{o.variant, sig, int(sizeof(T)), PositionIndex<V>::kVersion, values.size()};
-        std::vector<std::uint8_t> bytes(values.size() * sizeof(T));
-        for (std::size_t i = 0; i < values.size(); ++i)
-            for (std::size_t k = 0; k < sizeof(T); ++k) bytes[i * sizeof(T) + k] = std::uint8_t(values[i] >> (8 * k));
-        const auto path = raw_table_path(o.dir, o.variant, sig);
-        write_raw_table(path, h, bytes);
+        progress_line.update("compressing " + sig.name(), 0, 0);
         TableStats st = stats_of(values, sig);
-        st.symbol_bytes = int(sizeof(T));
         st.seconds = seconds;
-        st.bytes = std::filesystem::file_size(path);
         st.positions_in_flight = solver.positions();
+        st.peak_rss_bytes = peak;
+        write_table_files(o, sig, std::span<const T>(values), PositionIndex<V>::kVersion, st);
+        out.push_back(st);
+    }
+    return out;
+}
+
+// A pair whose raw tables are complete but whose compressed files are not
+// (the run was interrupted while compressing): compress again, no solving.
+std::vector<TableStats> compress_solved(const MaterialSignature& key, const GenerateOptions& o) {
+    std::vector<TableStats> out;
+    const std::vector<MaterialSignature> sides =
+        key.is_symmetric() ? std::vector<MaterialSignature>{key} : std::vector<MaterialSignature>{key, key.mirror()};
+    for (const MaterialSignature& sig : sides) {
+        const RawTable raw = read_raw_table(raw_table_path(o.dir, o.variant, sig));
+        TableStats st;
+        if (raw.header.symbol_bytes == 1) {
+            st = stats_of(raw.bytes, sig);
+            write_table_files(o, sig, std::span<const std::uint8_t>(raw.bytes), raw.header.index_version, st);
+        } else {
+            st = stats_of(raw.words, sig);
+            write_table_files(o, sig, std::span<const std::uint16_t>(raw.words), raw.header.index_version, st);
+        }
         st.peak_rss_bytes = peak_resident_bytes();
         out.push_back(st);
     }
@@ -164,22 +216,26 @@ std::vector<TableStats> solve_and_write(const MaterialSignature& key, const Chil
 
 template <class V>
 std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateOptions& o, std::ostream& log) {
-    ChildTables<V> children;
-    std::set<MaterialSignature> needed;
-    for (const MaterialSignature& side : {key, key.mirror()})
-        for (const MaterialSignature& child : successor_signatures(side)) needed.insert(child);
-    for (const MaterialSignature& child : needed) {
-        const auto path = raw_table_path(o.dir, o.variant, child);
-        if (!std::filesystem::exists(path))
-            throw std::runtime_error("table " + path.string() + " (needed by " + key.name() + ") is missing");
-        children.add(read_raw_table(path));
-    }
+    if (is_solved(o.dir, o.variant, key) && is_solved(o.dir, o.variant, key.mirror())) return compress_solved(key, o);
+    auto load_children = [&] {
+        auto children = std::make_unique<ChildTables<V>>();
+        std::set<MaterialSignature> needed;
+        for (const MaterialSignature& side : {key, key.mirror()})
+            for (const MaterialSignature& child : successor_signatures(side)) needed.insert(child);
+        for (const MaterialSignature& child : needed) {
+            const auto path = raw_table_path(o.dir, o.variant, child);
+            if (!std::filesystem::exists(path))
+                throw std::runtime_error("table " + path.string() + " (needed by " + key.name() + ") is missing");
+            children->add(read_raw_table(path));
+        }
+        return children;
+    };
     ProgressLine progress_line(o.progress, table_basename(o.variant, key));
     try {
-        return solve_and_write<V, std::uint8_t>(key, children, o, progress_line);
+        return solve_and_write<V, std::uint8_t>(key, load_children(), o, progress_line);
     } catch (const DistanceOverflow&) {
         log << key.name() << ": distances do not fit a byte; solving again with 16-bit values\n";
-        return solve_and_write<V, std::uint16_t>(key, children, o, progress_line);
+        return solve_and_write<V, std::uint16_t>(key, load_children(), o, progress_line);
     }
 }
 

@@ -36,6 +36,8 @@ struct TableStats {
     int symbol_bytes = 1;
     double seconds = 0;           // for the pair solved together
     std::uint64_t bytes = 0;      // raw table file size
+    std::uint64_t wdl_bytes = 0;  // compressed WDL file size
+    std::uint64_t dtw_bytes = 0;  // compressed DTW file size
     std::uint64_t positions_in_flight = 0;  // the pair's positions
     std::uint64_t peak_rss_bytes = 0;       // process high-water mark after the pair
 };

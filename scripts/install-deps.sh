@@ -3,7 +3,7 @@
 # Needs root (or sudo) only if something must be installed.
 set -euo pipefail
 
-packages=(build-essential cmake libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev
+packages=(build-essential cmake pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev)
 missing=()
 for p in "${packages[@]}"; do

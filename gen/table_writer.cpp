@@ -1,0 +1,102 @@
+#include "gen/table_writer.hpp"
+
+#include <omp.h>
+
+#include <vector>
+
+#include "compress/table_file.hpp"
+#include "compress/table_names.hpp"
+#include "gen/bitmap.hpp"
+#include "gen/values.hpp"
+#include "rules/movegen.hpp"
+#include "rules/position_index.hpp"
+
+namespace dtb {
+
+namespace {
+
+// The symbols are made from the solver's values block by block as the
+// writer asks for them; the only extra memory is one bit per position
+// marking capture positions.
+template <class V, class T>
+CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig,
+                             const T* values, std::uint64_t n) {
+    const PositionIndex<V> index(sig);
+    Bitmap captures(n);
+    int longest = 0;
+    std::uint64_t capture_count = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(max : longest) reduction(+ : capture_count)
+    for (std::uint64_t w = 0; w < captures.word_count(); ++w) {
+        std::uint64_t bits = 0;
+        for (std::uint64_t i = w * 64; i < std::min(n, (w + 1) * 64); ++i) {
+            if (MoveGenerator<V>::has_capture(index.unrank(i))) bits |= bit(int(i % 64));
+            const int v = decode_value(values[i]);
+            if (v != kDrawValue) longest = std::max(longest, v);
+        }
+        captures.word(w) = bits;
+        capture_count += std::uint64_t(popcount(bits));
+    }
+    const Bitmap& capture_bits = captures;
+    const auto is_capture = [&capture_bits](std::uint64_t i) { return capture_bits.test(i); };
+    const auto is_draw_or_capture = [&](std::uint64_t i) {
+        return decode_value(values[i]) == kDrawValue || capture_bits.test(i);
+    };
+
+    const compress::Material material = file_material(sig);
+    const std::uint32_t scheme = PositionIndex<V>::kVersion;
+    CompressedSizes sizes;
+    sizes.capture_positions = capture_count;
+
+    const auto wdl_path = dir / table_file_name(variant, sig, compress::Metric::wdl);
+    compress::write_table(
+        wdl_path, {variant, material, compress::Metric::wdl, scheme}, n,
+        compress::SymbolSource<std::uint8_t>([values](std::uint64_t first, std::span<std::uint8_t> out) {
+            for (std::size_t j = 0; j < out.size(); ++j) {
+                const int v = decode_value(values[first + j]);
+                out[j] = v == kDrawValue ? kWdlDraw : is_win(v) ? kWdlWin : kWdlLoss;
+            }
+        }),
+        compress::DontCare::predicate(is_capture));
+
+    const auto dtw_path = dir / table_file_name(variant, sig, compress::Metric::dtw);
+    const compress::TableDescription dtw_description{variant, material, compress::Metric::dtw, scheme};
+    auto dtw_source = [values]<class S>(std::uint64_t first, std::span<S> out) {
+        for (std::size_t j = 0; j < out.size(); ++j) {
+            const int v = decode_value(values[first + j]);
+            out[j] = v == kDrawValue ? S(0) : S(dtw_symbol(v));
+        }
+    };
+    if (dtw_symbol(longest) <= 0xFF)
+        compress::write_table(dtw_path, dtw_description, n,
+                              compress::SymbolSource<std::uint8_t>([&](std::uint64_t f, std::span<std::uint8_t> o) {
+                                  dtw_source(f, o);
+                              }),
+                              compress::DontCare::predicate(is_draw_or_capture));
+    else
+        compress::write_table(dtw_path, dtw_description, n,
+                              compress::SymbolSource<std::uint16_t>([&](std::uint64_t f, std::span<std::uint16_t> o) {
+                                  dtw_source(f, o);
+                              }),
+                              compress::DontCare::predicate(is_draw_or_capture));
+    sizes.wdl_bytes = std::filesystem::file_size(wdl_path);
+    sizes.dtw_bytes = std::filesystem::file_size(dtw_path);
+    return sizes;
+}
+
+}  // namespace
+
+template <class T>
+CompressedSizes write_compressed_tables(const std::filesystem::path& dir, VariantId variant,
+                                        const MaterialSignature& sig, std::span<const T> values) {
+    return with_variant(variant, [&]<class V>() {
+        return write_tables<V, T>(dir, variant, sig, values.data(), values.size());
+    });
+}
+
+template CompressedSizes write_compressed_tables<std::uint8_t>(const std::filesystem::path&, VariantId,
+                                                               const MaterialSignature&, std::span<const std::uint8_t>);
+template CompressedSizes write_compressed_tables<std::uint16_t>(const std::filesystem::path&, VariantId,
+                                                                const MaterialSignature&,
+                                                                std::span<const std::uint16_t>);
+
+}  // namespace dtb

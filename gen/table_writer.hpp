@@ -1,0 +1,25 @@
+// Turns a solved table into the compressed WDL and DTW files engines probe.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+
+#include "rules/material.hpp"
+#include "rules/variant.hpp"
+
+namespace dtb {
+
+struct CompressedSizes {
+    std::uint64_t wdl_bytes = 0;
+    std::uint64_t dtw_bytes = 0;
+    std::uint64_t capture_positions = 0;  // don't-care in both files
+};
+
+// `values` are the generator's symbols (values.hpp, 8 or 16 bits), one per
+// position of `sig` in index order.
+template <class T>
+CompressedSizes write_compressed_tables(const std::filesystem::path& dir, VariantId variant,
+                                        const MaterialSignature& sig, std::span<const T> values);
+
+}  // namespace dtb
