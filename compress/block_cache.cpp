@@ -34,7 +34,7 @@ BlockCache::Shard& BlockCache::shard_for(const Key& key) {
 }
 
 std::optional<std::uint16_t> BlockCache::find(Key key, std::uint32_t position, std::uint32_t positions,
-                                              unsigned width) {
+                                              unsigned bits) {
     Shard& s = shard_for(key);
     std::lock_guard lock(s.mutex);
     const auto it = s.map.find(key);
@@ -44,7 +44,7 @@ std::optional<std::uint16_t> BlockCache::find(Key key, std::uint32_t position, s
     }
     ++s.hits;
     s.lru.splice(s.lru.begin(), s.lru, it->second);  // now most recently used
-    return decode_symbol(it->second->block.data(), positions, position, width);
+    return decode_symbol(it->second->block.data(), positions, position, bits);
 }
 
 void BlockCache::insert(Key key, std::vector<std::uint8_t> block) {

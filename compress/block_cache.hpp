@@ -48,8 +48,8 @@ public:
     std::uint64_t new_table_id() { return next_table_id_.fetch_add(1, std::memory_order_relaxed); }
 
     // Symbol `position` of cached block `key`, or nothing if not cached.
-    // `positions` is the block's symbol count, `width` its symbol width.
-    std::optional<std::uint16_t> find(Key key, std::uint32_t position, std::uint32_t positions, unsigned width);
+    // `positions` is the block's symbol count, `bits` its symbol size in bits.
+    std::optional<std::uint16_t> find(Key key, std::uint32_t position, std::uint32_t positions, unsigned bits);
 
     // Takes a decompressed block. If the key is already present (another
     // thread decompressed the same block meanwhile), keeps the old one.

@@ -30,7 +30,7 @@ enum Offset : std::size_t {
     o_header_size = 12,
     o_variant = 16,
     o_metric = 17,
-    o_symbol_width = 18,
+    o_symbol_bits = 18,
     o_reserved1 = 19,
     o_material = 20,
     o_index_scheme = 24,
@@ -71,9 +71,9 @@ std::uint32_t block_checksum(std::span<const std::uint8_t> compressed, std::uint
     return static_cast<std::uint32_t>(XXH3_64bits_withSeed(compressed.data(), compressed.size(), block));
 }
 
-bool valid_positions_per_block(std::uint32_t p, unsigned symbol_width) {
+bool valid_positions_per_block(std::uint32_t p, unsigned symbol_bits) {
     return std::has_single_bit(p) && p >= kMinPositionsPerBlock && p <= kMaxPositionsPerBlock &&
-           std::size_t{p} * symbol_width <= kMaxBlockBytes;
+           stored_block_bytes(p, symbol_bits) <= kMaxBlockBytes;
 }
 
 std::array<std::uint8_t, kHeaderSize> encode_header(const Header& h) {
@@ -84,7 +84,7 @@ std::array<std::uint8_t, kHeaderSize> encode_header(const Header& h) {
     put<std::uint32_t>(p, o_header_size, kHeaderSize);
     put<std::uint8_t>(p, o_variant, static_cast<std::uint8_t>(h.table.variant));
     put<std::uint8_t>(p, o_metric, static_cast<std::uint8_t>(h.table.metric));
-    put<std::uint8_t>(p, o_symbol_width, h.symbol_width);
+    put<std::uint8_t>(p, o_symbol_bits, h.symbol_bits);
     const Material& m = h.table.material;
     const std::uint8_t material[4] = {m.stm_men, m.stm_kings, m.other_men, m.other_kings};
     std::memcpy(p + o_material, material, 4);
@@ -129,10 +129,10 @@ Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint64_t 
     const auto bad = [&](const std::string& what) { return fail(ErrorCode::corrupt_header, what); };
     if (get<std::uint32_t>(p, o_header_size) != kHeaderSize) return bad("header size is not 128");
     const std::uint8_t variant = p[o_variant], metric = p[o_metric];
-    h.symbol_width = p[o_symbol_width];
+    h.symbol_bits = p[o_symbol_bits];
     if (variant > 1) return bad("unknown variant " + std::to_string(variant));
     if (metric > 2) return bad("unknown metric " + std::to_string(metric));
-    if (h.symbol_width != 1 && h.symbol_width != 2) return bad("symbol width " + std::to_string(h.symbol_width));
+    if (!valid_symbol_bits(h.symbol_bits)) return bad("symbol size " + std::to_string(h.symbol_bits) + " bits");
     h.table.variant = static_cast<VariantId>(variant);
     h.table.metric = static_cast<Metric>(metric);
     h.table.material = {p[o_material], p[o_material + 1], p[o_material + 2], p[o_material + 3]};
@@ -158,7 +158,7 @@ Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint64_t 
     h.data_checksum = get<std::uint64_t>(p, o_data_checksum);
     h.max_symbol = get<std::uint32_t>(p, o_max_symbol);
 
-    if (!valid_positions_per_block(h.positions_per_block, h.symbol_width))
+    if (!valid_positions_per_block(h.positions_per_block, h.symbol_bits))
         return bad("invalid positions per block " + std::to_string(h.positions_per_block));
     if (h.block_count != block_count_for(h.position_count, h.positions_per_block))
         return bad("block count does not match the number of positions");
@@ -171,7 +171,7 @@ Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint64_t 
     if (h.file_size != file_size)
         return bad("truncated or extended: the header says " + std::to_string(h.file_size) + " bytes, the file has " +
                    std::to_string(file_size));
-    if (h.max_symbol >= (1u << (8 * h.symbol_width))) return bad("max symbol does not fit the symbol width");
+    if (h.max_symbol >= (1u << h.symbol_bits)) return bad("max symbol does not fit the symbol size");
     return h;
 }
 

@@ -51,7 +51,7 @@ struct TableDescription {
 struct Header {
     std::uint32_t format_version = kFormatVersion;
     TableDescription table;
-    std::uint8_t symbol_width = 1;
+    std::uint8_t symbol_bits = 8;  // 2 (packed), 8 or 16
     std::uint32_t flags = 0;
     std::uint64_t position_count = 0;
     std::uint32_t positions_per_block = 0;
@@ -85,18 +85,28 @@ constexpr std::uint64_t index_size_for(std::uint64_t block_count) {
     return (raw + 7) / 8 * 8;
 }
 
-bool valid_positions_per_block(std::uint32_t positions_per_block, unsigned symbol_width);
+// Bytes a decompressed block of `positions` symbols of `symbol_bits` bits
+// takes: 2-bit symbols are packed four to a byte.
+constexpr std::size_t stored_block_bytes(std::uint32_t positions, unsigned symbol_bits) {
+    return (std::size_t{positions} * symbol_bits + 7) / 8;
+}
+
+// Symbol sizes a table may use: 2 bits (WDL), 8 or 16 bits.
+constexpr bool valid_symbol_bits(unsigned bits) { return bits == 2 || bits == 8 || bits == 16; }
+
+bool valid_positions_per_block(std::uint32_t positions_per_block, unsigned symbol_bits);
 
 // XXH3-64 of a whole section.
 std::uint64_t section_checksum(std::span<const std::uint8_t> bytes);
 // Low 32 bits of XXH3-64 seeded with the block number.
 std::uint32_t block_checksum(std::span<const std::uint8_t> compressed, std::uint64_t block);
 
-// Symbol j of a decompressed block of `positions` symbols (byte planes for
-// width 2, see "Blocks" in docs/FORMAT.md).
+// Symbol j of a decompressed block of `positions` symbols (packed for 2
+// bits, byte planes for 16 bits; see "Blocks" in docs/FORMAT.md).
 inline std::uint16_t decode_symbol(const std::uint8_t* block, std::uint32_t positions, std::uint32_t j,
-                                   unsigned width) {
-    if (width == 1) return block[j];
+                                   unsigned bits) {
+    if (bits == 2) return static_cast<std::uint16_t>((block[j >> 2] >> (2 * (j & 3))) & 3);
+    if (bits == 8) return block[j];
     return static_cast<std::uint16_t>(block[j] | (block[positions + j] << 8));
 }
 

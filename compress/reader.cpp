@@ -88,7 +88,7 @@ Result<std::unique_ptr<TableFile>> TableFile::open(const std::filesystem::path& 
     if (t->block_offset(0) != 0) return t->error(ErrorCode::corrupt_index, "first block does not start at 0");
     if (t->block_offset(h.block_count) != h.data_size)
         return t->error(ErrorCode::corrupt_index, "blocks do not add up to the data size");
-    const std::uint64_t max_block = ZSTD_compressBound(std::size_t{h.positions_per_block} * h.symbol_width);
+    const std::uint64_t max_block = ZSTD_compressBound(stored_block_bytes(h.positions_per_block, h.symbol_bits));
     for (std::uint64_t b = 0; b < h.block_count; ++b) {
         const std::uint64_t begin = t->block_offset(b), end = t->block_offset(b + 1);
         // end <= data_size for every block follows from ordering and the last offset.
@@ -132,7 +132,7 @@ Result<std::vector<std::uint8_t>> TableFile::load_block(std::uint64_t block) con
         return error(ErrorCode::corrupt_block, where() + ": checksum mismatch");
     ZSTD_DCtx* dctx = thread_dctx();
     if (dctx == nullptr) return error(ErrorCode::io, "out of memory for a zstd context");
-    std::vector<std::uint8_t> raw(std::size_t{positions} * header_.symbol_width);
+    std::vector<std::uint8_t> raw(stored_block_bytes(positions, header_.symbol_bits));
     const std::size_t n = ZSTD_decompressDCtx(dctx, raw.data(), raw.size(), compressed.data(), compressed.size());
     if (ZSTD_isError(n)) return error(ErrorCode::corrupt_block, where() + ": " + ZSTD_getErrorName(n));
     if (n != raw.size())
@@ -150,10 +150,10 @@ Result<std::uint16_t> TableFile::read(std::uint64_t index) const {
     const std::uint32_t positions = block_positions(block);
     const BlockCache::Key key{cache_id_, block};
     if (cache_)
-        if (const auto hit = cache_->find(key, position, positions, header_.symbol_width)) return *hit;
+        if (const auto hit = cache_->find(key, position, positions, header_.symbol_bits)) return *hit;
     auto raw = load_block(block);
     if (!raw) return raw.error();
-    const std::uint16_t value = decode_symbol(raw->data(), positions, position, header_.symbol_width);
+    const std::uint16_t value = decode_symbol(raw->data(), positions, position, header_.symbol_bits);
     if (cache_) cache_->insert(key, std::move(*raw));
     return value;
 }
@@ -167,7 +167,7 @@ std::optional<Error> TableFile::verify() const {
         if (!raw) return raw.error();
         const std::uint32_t positions = block_positions(b);
         for (std::uint32_t j = 0; j < positions; ++j)
-            if (decode_symbol(raw->data(), positions, j, header_.symbol_width) > header_.max_symbol)
+            if (decode_symbol(raw->data(), positions, j, header_.symbol_bits) > header_.max_symbol)
                 return error(ErrorCode::corrupt_data, "block " + std::to_string(b) + " holds a symbol above max_symbol " +
                                                           std::to_string(header_.max_symbol));
     }

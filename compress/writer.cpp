@@ -106,19 +106,21 @@ struct Scratch {
     std::vector<std::uint8_t> trial;  // output of trial compressions
 };
 
-// Lays out `block` as stored (byte planes for 2-byte symbols), filling the
-// don't-care positions. stride 0: repeat the previous cared-for value,
-// which extends the run before it (5-8x smaller than storing a generator's
-// scratch values, on synthetic tables). stride s: copy the value stored s
+// Lays out `block` as stored, filling the don't-care positions first
+// (into `filled`): stride 0: repeat the previous cared-for value, which
+// extends the run before it (5-8x smaller than storing a generator's scratch
+// values, on synthetic tables). stride s: copy the value filled in s
 // positions back, which extends an LZ match with the previous period of the
 // index. Before the first cared-for position, use that position's value.
-// Blocks are filled independently so that they can be compressed in any order.
+// Then the symbols are stored in `bits` bits: packed four to a byte for 2
+// bits, as bytes for 8, as a plane of low bytes then one of high bytes for
+// 16. Blocks are filled independently so that they can be compressed in any
+// order.
 template <class Symbol>
 void lay_out(std::span<const Symbol> block, const std::vector<std::uint8_t>& cared, bool fill, std::uint32_t stride,
-             std::vector<std::uint8_t>& raw) {
-    constexpr unsigned width = sizeof(Symbol);
+             unsigned bits, std::vector<Symbol>& filled, std::vector<std::uint8_t>& raw) {
     const auto n = static_cast<std::uint32_t>(block.size());
-    raw.resize(std::size_t{n} * width);
+    filled.resize(n);
     Symbol previous = 0;
     for (std::uint32_t j = 0; j < n; ++j)
         if (cared[j]) {
@@ -130,14 +132,19 @@ void lay_out(std::span<const Symbol> block, const std::vector<std::uint8_t>& car
         if (cared[j]) {
             previous = v;
         } else if (fill) {
-            v = previous;
-            if (stride != 0 && j >= stride) {
-                v = raw[j - stride];
-                if constexpr (width == 2) v = static_cast<Symbol>(v | (raw[n + j - stride] << 8));
-            }
+            v = stride != 0 && j >= stride ? filled[j - stride] : previous;
         }
-        raw[j] = static_cast<std::uint8_t>(v);
-        if constexpr (width == 2) raw[n + j] = static_cast<std::uint8_t>(v >> 8);
+        filled[j] = v;
+    }
+    raw.assign(stored_block_bytes(n, bits), 0);
+    for (std::uint32_t j = 0; j < n; ++j) {
+        const Symbol v = filled[j];
+        if (bits == 2) {
+            raw[j >> 2] = static_cast<std::uint8_t>(raw[j >> 2] | ((v & 3) << (2 * (j & 3))));
+        } else {
+            raw[j] = static_cast<std::uint8_t>(v);
+            if (bits == 16) raw[n + j] = static_cast<std::uint8_t>(v >> 8);
+        }
     }
 }
 
@@ -152,9 +159,10 @@ std::size_t compress(ZSTD_CCtx* cctx, int level, const std::vector<std::uint8_t>
 // Fills and compresses block `b` into `out`. Returns the largest symbol the
 // block stores (0 if none); `ok` goes false if zstd fails.
 template <class Symbol>
-std::uint32_t compress_block(const SymbolSource<Symbol>& source, std::uint64_t count, std::uint64_t b,
+std::uint32_t compress_block(const SymbolSource<Symbol>& source, std::uint64_t count, std::uint64_t b, unsigned bits,
                              const DontCare& dont_care, const WriterOptions& options, Scratch& scratch,
-                             std::vector<Symbol>& symbols, std::vector<std::uint8_t>& out, bool& ok) {
+                             std::vector<Symbol>& symbols, std::vector<Symbol>& filled, std::vector<std::uint8_t>& out,
+                             bool& ok) {
     const std::uint64_t first = b * options.positions_per_block;
     symbols.resize(std::min<std::uint64_t>(options.positions_per_block, count - first));
     source(first, std::span<Symbol>(symbols));
@@ -171,15 +179,15 @@ std::uint32_t compress_block(const SymbolSource<Symbol>& source, std::uint64_t c
     // is smallest, then compress that one at the real level.
     std::uint32_t best_stride = 0;
     if (options.fill_dont_care && !options.fill_strides.empty()) {
-        lay_out(block, scratch.cared, true, 0, scratch.raw);
+        lay_out(block, scratch.cared, true, 0, bits, filled, scratch.raw);
         std::size_t best = compress(scratch.cctx.get(), 1, scratch.raw, scratch.trial);
         for (const std::uint32_t stride : options.fill_strides) {
-            lay_out(block, scratch.cared, true, stride, scratch.raw);
+            lay_out(block, scratch.cared, true, stride, bits, filled, scratch.raw);
             const std::size_t size = compress(scratch.cctx.get(), 1, scratch.raw, scratch.trial);
             if (size != 0 && size < best) best = size, best_stride = stride;
         }
     }
-    lay_out(block, scratch.cared, options.fill_dont_care, best_stride, scratch.raw);
+    lay_out(block, scratch.cared, options.fill_dont_care, best_stride, bits, filled, scratch.raw);
     const std::size_t size = compress(scratch.cctx.get(), options.zstd_level, scratch.raw, out);
     if (size == 0) ok = false;
     out.resize(size);
@@ -189,9 +197,12 @@ std::uint32_t compress_block(const SymbolSource<Symbol>& source, std::uint64_t c
 template <class Symbol>
 Header write_impl(const std::filesystem::path& path, const TableDescription& table, std::uint64_t position_count,
                   const SymbolSource<Symbol>& source, const DontCare& dont_care, const WriterOptions& options) {
-    constexpr unsigned width = sizeof(Symbol);
+    const unsigned bits = options.symbol_bits != 0 ? options.symbol_bits : 8 * sizeof(Symbol);
+    const bool fits_type = sizeof(Symbol) == 1 ? (bits == 2 || bits == 8) : bits == 16;
+    if (!valid_symbol_bits(bits) || !fits_type)
+        throw std::invalid_argument("symbol size must be 2 or 8 bits for byte symbols, 16 for 16-bit symbols");
     const std::uint32_t ppb = options.positions_per_block;
-    if (!valid_positions_per_block(ppb, width))
+    if (!valid_positions_per_block(ppb, bits))
         throw std::invalid_argument("positions per block must be a power of two in [64, 2^20]");
     if (options.zstd_level < 1 || options.zstd_level > ZSTD_maxCLevel())
         throw std::invalid_argument("zstd level out of range");
@@ -204,7 +215,7 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
 
     Header h;
     h.table = table;
-    h.symbol_width = width;
+    h.symbol_bits = static_cast<std::uint8_t>(bits);
     h.position_count = position_count;
     h.positions_per_block = ppb;
     h.block_count = static_cast<std::uint32_t>(blocks);
@@ -232,18 +243,20 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
 #pragma omp parallel num_threads(threads) reduction(max : batch_max) reduction(&& : ok)
         {
             Scratch scratch;
-            std::vector<Symbol> block_symbols;
+            std::vector<Symbol> block_symbols, filled;
             ok = scratch.cctx != nullptr;
 #pragma omp for schedule(dynamic, 4)
             for (std::int64_t k = 0; k < count; ++k) {
                 if (!ok) continue;
                 batch_max = std::max(batch_max, compress_block(source, position_count, batch + static_cast<std::uint64_t>(k),
-                                                               dont_care, options, scratch, block_symbols,
+                                                               bits, dont_care, options, scratch, block_symbols, filled,
                                                                compressed[static_cast<std::size_t>(k)], ok));
             }
         }
         if (!ok) throw WriteError(path.string() + ": zstd failed to compress a block");
         max_symbol = std::max(max_symbol, batch_max);
+        if (max_symbol >= (1u << bits))
+            throw std::invalid_argument(path.string() + ": a symbol does not fit in " + std::to_string(bits) + " bits");
 
         batch_bytes.clear();
         for (std::int64_t k = 0; k < count; ++k) {

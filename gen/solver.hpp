@@ -103,9 +103,11 @@ private:
         Bitmap selected;
     };
 
-    // Below this many 64-position words a loop runs on one thread: starting
-    // and joining threads would cost more than the work.
-    static constexpr std::uint64_t kParallelWords = 2048;
+    // Below this many 64-position words (4M positions) a loop runs on one
+    // thread: each level of a small table is too little work to pay for
+    // starting and joining threads, which on a loaded machine can cost a
+    // scheduler time slice per barrier.
+    static constexpr std::uint64_t kParallelWords = std::uint64_t{1} << 16;
 
     int other(int s) const { return side_count_ == 1 ? 0 : 1 - s; }
 
@@ -185,56 +187,46 @@ private:
         return true;
     }
 
-    // Even level n: positions whose exits lose exactly at n ("floors") and
-    // whose plain moves all lose are lost at n. Returns nothing new here:
-    // the losses at n are counted when they are selected in propagate().
+    // Even level n (losses at n): positions whose exits lose exactly at n
+    // ("floors") and whose plain moves all reach wins are lost at n. Then
+    // every loss at n (these, and those found at level n-1) is selected for
+    // propagation. Returns how many are selected.
     std::uint64_t loss_level(int s, int n) {
         Side& side = sides_[s];
         const std::uint64_t size = side.index.size();
         const std::uint64_t words = side.resolved.word_count();
-        if (n > 0) {
-#pragma omp parallel for schedule(dynamic, 64) if (words > kParallelWords)
-            for (std::uint64_t w = 0; w < words; ++w) {
-                const int count = int(std::min<std::uint64_t>(64, size - w * 64));
-                std::uint64_t floors = match_mask(&side.values[w * 64], count, T(n)) & ~side.resolved.word(w);
-                std::uint64_t lost = 0;
-                for (int j : bits_of{floors})
-                    if (plain_moves_all_lose(side.index.unrank(w * 64 + j), s, n - 1)) lost |= bit(j);
-                if (lost) side.resolved.set_word_bits(w, lost);
-            }
+        std::uint64_t selected = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : selected) if (words > kParallelWords)
+        for (std::uint64_t w = 0; w < words; ++w) {
+            const int count = int(std::min<std::uint64_t>(64, size - w * 64));
+            const std::uint64_t at_n = match_mask(&side.values[w * 64], count, T(n));
+            std::uint64_t resolved = side.resolved.word(w);
+            for (int j : bits_of{n > 0 ? at_n & ~resolved : 0})
+                if (plain_moves_all_lose(side.index.unrank(w * 64 + j), s, n - 1)) resolved |= bit(j);
+            // Only this thread writes this word now; others may read it.
+            std::atomic_ref<std::uint64_t>(side.resolved.word(w)).store(resolved, std::memory_order_relaxed);
+            side.selected.word(w) = at_n & resolved;
+            selected += std::uint64_t(popcount(at_n & resolved));
         }
-        return select(s, n, true);
+        return selected;
     }
 
-    // Odd level n: every position promised a win at n is resolved.
+    // Odd level n (wins at n): every position promised a win at n is
+    // resolved and selected for propagation. Returns how many.
     std::uint64_t win_level(int s, int n) {
         Side& side = sides_[s];
         const std::uint64_t size = side.index.size();
         const std::uint64_t words = side.resolved.word_count();
-#pragma omp parallel for schedule(dynamic, 256) if (words > kParallelWords)
+        std::uint64_t selected = 0;
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : selected) if (words > kParallelWords)
         for (std::uint64_t w = 0; w < words; ++w) {
             const int count = int(std::min<std::uint64_t>(64, size - w * 64));
             const std::uint64_t wins = match_mask(&side.values[w * 64], count, T(n));
             side.resolved.word(w) |= wins;
+            side.selected.word(w) = wins;
+            selected += std::uint64_t(popcount(wins));
         }
-        return select(s, n, false);
-    }
-
-    // selected := resolved positions of value n; returns how many.
-    std::uint64_t select(int s, int n, bool only_resolved) {
-        Side& side = sides_[s];
-        const std::uint64_t size = side.index.size();
-        const std::uint64_t words = side.resolved.word_count();
-        std::uint64_t count_new = 0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : count_new) if (words > kParallelWords)
-        for (std::uint64_t w = 0; w < words; ++w) {
-            const int count = int(std::min<std::uint64_t>(64, size - w * 64));
-            std::uint64_t m = match_mask(&side.values[w * 64], count, T(n));
-            if (only_resolved) m &= side.resolved.word(w);
-            side.selected.word(w) = m;
-            count_new += std::uint64_t(popcount(m));
-        }
-        return count_new;
+        return selected;
     }
 
     // From every selected position (resolved at level n) to its predecessors.
@@ -277,7 +269,6 @@ private:
                 });
             }
         }
-        side.selected.clear();
         if (overflow) throw DistanceOverflow("distance above " + std::to_string(Codec::kMaxDistance));
     }
 

@@ -42,6 +42,18 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
         return decode_value(values[i]) == kDrawValue || capture_bits.test(i);
     };
 
+    // Settings measured on the Russian tables up to 5 pieces (BENCHMARKS.md):
+    // WDL packed two bits a symbol in blocks of 32768 positions (8 KiB);
+    // DTW a byte a symbol in blocks of 8192 at a fast level, already far
+    // under its size target.
+    compress::WriterOptions wdl_options;
+    wdl_options.symbol_bits = 2;
+    wdl_options.positions_per_block = 32768;
+    wdl_options.zstd_level = 15;
+    compress::WriterOptions dtw_options;
+    dtw_options.positions_per_block = 8192;
+    dtw_options.zstd_level = 9;
+
     const compress::Material material = file_material(sig);
     const std::uint32_t scheme = PositionIndex<V>::kVersion;
     CompressedSizes sizes;
@@ -56,7 +68,7 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
                 out[j] = v == kDrawValue ? kWdlDraw : is_win(v) ? kWdlWin : kWdlLoss;
             }
         }),
-        compress::DontCare::predicate(is_capture));
+        compress::DontCare::predicate(is_capture), wdl_options);
 
     const auto dtw_path = dir / table_file_name(variant, sig, compress::Metric::dtw);
     const compress::TableDescription dtw_description{variant, material, compress::Metric::dtw, scheme};
@@ -71,13 +83,13 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
                               compress::SymbolSource<std::uint8_t>([&](std::uint64_t f, std::span<std::uint8_t> o) {
                                   dtw_source(f, o);
                               }),
-                              compress::DontCare::predicate(is_draw_or_capture));
+                              compress::DontCare::predicate(is_draw_or_capture), dtw_options);
     else
         compress::write_table(dtw_path, dtw_description, n,
                               compress::SymbolSource<std::uint16_t>([&](std::uint64_t f, std::span<std::uint16_t> o) {
                                   dtw_source(f, o);
                               }),
-                              compress::DontCare::predicate(is_draw_or_capture));
+                              compress::DontCare::predicate(is_draw_or_capture), dtw_options);
     sizes.wdl_bytes = std::filesystem::file_size(wdl_path);
     sizes.dtw_bytes = std::filesystem::file_size(dtw_path);
     return sizes;

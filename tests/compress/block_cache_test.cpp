@@ -19,13 +19,13 @@ std::vector<std::uint8_t> block_of(std::size_t size, std::uint8_t fill) { return
 TEST(BlockCache, FindsWhatWasInserted) {
     BlockCache cache(1 << 20, 1);
     const BlockCache::Key key{cache.new_table_id(), 3};
-    EXPECT_FALSE(cache.find(key, 0, 100, 1).has_value());
+    EXPECT_FALSE(cache.find(key, 0, 100, 8).has_value());
     auto block = block_of(100, 0);
     block[42] = 7;
     cache.insert(key, block);
-    EXPECT_EQ(cache.find(key, 42, 100, 1), std::optional<std::uint16_t>(7));
-    EXPECT_FALSE(cache.find({key.table, 4}, 42, 100, 1).has_value());
-    EXPECT_FALSE(cache.find({key.table + 1, 3}, 42, 100, 1).has_value());
+    EXPECT_EQ(cache.find(key, 42, 100, 8), std::optional<std::uint16_t>(7));
+    EXPECT_FALSE(cache.find({key.table, 4}, 42, 100, 8).has_value());
+    EXPECT_FALSE(cache.find({key.table + 1, 3}, 42, 100, 8).has_value());
     const auto s = cache.stats();
     EXPECT_EQ(s.hits, 1u);
     EXPECT_EQ(s.misses, 3u);
@@ -38,17 +38,27 @@ TEST(BlockCache, TwoByteSymbolsComeFromBothPlanes) {
     block[3] = 0x34;       // low byte of symbol 3
     block[10 + 3] = 0x12;  // its high byte
     cache.insert({1, 0}, block);
-    EXPECT_EQ(cache.find({1, 0}, 3, 10, 2), std::optional<std::uint16_t>(0x1234));
+    EXPECT_EQ(cache.find({1, 0}, 3, 10, 16), std::optional<std::uint16_t>(0x1234));
+}
+
+TEST(BlockCache, TwoBitSymbolsArePackedFourToAByte) {
+    BlockCache cache(1 << 20, 1);
+    // Symbols 0..9: 1, 2, 3, 0, 2, 2, 1, 3, 0, 1 (the lowest bits first).
+    const std::vector<std::uint8_t> block{0b00111001, 0b11011010, 0b0100};
+    cache.insert({1, 0}, block);
+    const std::uint16_t expected[] = {1, 2, 3, 0, 2, 2, 1, 3, 0, 1};
+    for (std::uint32_t j = 0; j < 10; ++j)
+        EXPECT_EQ(cache.find({1, 0}, j, 10, 2), std::optional<std::uint16_t>(expected[j])) << "symbol " << j;
 }
 
 TEST(BlockCache, StaysWithinCapacityAndEvictsTheLeastRecentlyUsed) {
     const std::size_t block = 1000;
     BlockCache cache(BlockCache::charge(block) * 4, 1);  // room for four blocks
     for (std::uint64_t b = 0; b < 4; ++b) cache.insert({1, b}, block_of(block, static_cast<std::uint8_t>(b)));
-    EXPECT_TRUE(cache.find({1, 0}, 0, block, 1).has_value());  // 0 is now the most recent; 1 the least
+    EXPECT_TRUE(cache.find({1, 0}, 0, block, 8).has_value());  // 0 is now the most recent; 1 the least
     cache.insert({1, 4}, block_of(block, 4));
-    EXPECT_FALSE(cache.find({1, 1}, 0, block, 1).has_value());
-    for (std::uint64_t b : {0, 2, 3, 4}) EXPECT_EQ(cache.find({1, b}, 5, block, 1), std::optional<std::uint16_t>(b));
+    EXPECT_FALSE(cache.find({1, 1}, 0, block, 8).has_value());
+    for (std::uint64_t b : {0, 2, 3, 4}) EXPECT_EQ(cache.find({1, b}, 5, block, 8), std::optional<std::uint16_t>(b));
     const auto s = cache.stats();
     EXPECT_EQ(s.evictions, 1u);
     EXPECT_LE(s.bytes, cache.capacity());
@@ -59,12 +69,12 @@ TEST(BlockCache, KeepsTheFirstCopyAndSkipsBlocksLargerThanAShard) {
     BlockCache cache(4096, 1);
     cache.insert({1, 0}, block_of(10, 1));
     cache.insert({1, 0}, block_of(10, 2));  // a second thread's copy of the same block
-    EXPECT_EQ(cache.find({1, 0}, 0, 10, 1), std::optional<std::uint16_t>(1));
+    EXPECT_EQ(cache.find({1, 0}, 0, 10, 8), std::optional<std::uint16_t>(1));
     cache.insert({1, 1}, block_of(5000, 3));
-    EXPECT_FALSE(cache.find({1, 1}, 0, 5000, 1).has_value());
+    EXPECT_FALSE(cache.find({1, 1}, 0, 5000, 8).has_value());
     BlockCache off(0);
     off.insert({1, 0}, block_of(10, 1));
-    EXPECT_FALSE(off.find({1, 0}, 0, 10, 1).has_value());
+    EXPECT_FALSE(off.find({1, 0}, 0, 10, 8).has_value());
 }
 
 TEST(BlockCache, EraseTableDropsOnlyThatTable) {
@@ -75,8 +85,8 @@ TEST(BlockCache, EraseTableDropsOnlyThatTable) {
     }
     cache.erase_table(1);
     for (std::uint64_t b = 0; b < 50; ++b) {
-        EXPECT_FALSE(cache.find({1, b}, 0, 100, 1).has_value());
-        EXPECT_EQ(cache.find({2, b}, 0, 100, 1), std::optional<std::uint16_t>(2));
+        EXPECT_FALSE(cache.find({1, b}, 0, 100, 8).has_value());
+        EXPECT_EQ(cache.find({2, b}, 0, 100, 8), std::optional<std::uint16_t>(2));
     }
     EXPECT_EQ(cache.stats().blocks, 50u);
     EXPECT_EQ(cache.stats().bytes, 50 * BlockCache::charge(100));

@@ -172,7 +172,7 @@ TEST(Corruption, FieldsOutOfRangeWithAValidChecksum) {
     };
     expect_header_error(with([](Header& h) { h.flags = 1; }), "reserved flag");
     expect_header_error(with([](Header& h) { h.flags = 0x80000000u; }), "reserved flag");
-    expect_header_error(with([](Header& h) { h.symbol_width = 3; }), "symbol width");
+    expect_header_error(with([](Header& h) { h.symbol_bits = 3; }), "symbol size");
     expect_header_error(with([](Header& h) { h.table.metric = static_cast<Metric>(3); }), "metric");
     expect_header_error(with([](Header& h) { h.table.variant = static_cast<VariantId>(2); }), "variant");
     expect_header_error(with([](Header& h) { h.table.material.other_men = 60; }), "pieces");

@@ -56,7 +56,7 @@ TEST_P(RoundTripSizes, RandomOneAndTwoByteSymbols) {
     const Header h1 = write_table(dir / "a.dtb", testing::sample_description(), narrow, {}, options);
     const Header h2 = write_table(dir / "b.dtb", testing::sample_description(Metric::dtw), wide, {}, options);
     EXPECT_EQ(h1.block_count, block_count_for(n, per_block));
-    EXPECT_EQ(h2.symbol_width, 2);
+    EXPECT_EQ(h2.symbol_bits, 16);
     EXPECT_FALSE(std::filesystem::exists(dir / "a.dtb.tmp"));
 
     auto cache = std::make_shared<BlockCache>(1 << 20);
@@ -74,6 +74,44 @@ TEST_P(RoundTripSizes, RandomOneAndTwoByteSymbols) {
     EXPECT_EQ(b->header().table.variant, VariantId::International);
     EXPECT_EQ(b->header().table.index_scheme, 7u);
     EXPECT_EQ(b->header().data_checksum, h2.data_checksum);
+}
+
+// WDL tables store 2-bit symbols, four to a byte: every size edge again,
+// including blocks whose last byte is partly used.
+TEST_P(RoundTripSizes, RandomTwoBitSymbols) {
+    const auto [n, per_block] = GetParam();
+    ScratchDir dir;
+    std::mt19937_64 rng(n * 17 + per_block);
+    std::vector<std::uint8_t> values(n);
+    std::vector<std::uint8_t> dont_care(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        values[i] = static_cast<std::uint8_t>(rng() % 3);
+        dont_care[i] = rng() % 4 == 0;
+    }
+    WriterOptions options;
+    options.positions_per_block = per_block;
+    options.zstd_level = 3;
+    options.symbol_bits = 2;
+    const Header h = write_table(dir / "w.dtb", testing::sample_description(), values, DontCare::bytes(dont_care), options);
+    EXPECT_EQ(h.symbol_bits, 2);
+    auto t = open_or_fail(dir / "w.dtb", std::make_shared<BlockCache>(1 << 20));
+    ASSERT_TRUE(t);
+    expect_same(*t, values, &dont_care);
+    EXPECT_FALSE(t->verify().has_value());
+    auto uncached = open_or_fail(dir / "w.dtb", nullptr);
+    ASSERT_TRUE(uncached);
+    expect_same(*uncached, values, &dont_care);
+}
+
+TEST(RoundTrip, TwoBitSymbolsMustFit) {
+    ScratchDir dir;
+    const std::vector<std::uint8_t> values{0, 1, 2, 3, 4};
+    WriterOptions options;
+    options.symbol_bits = 2;
+    EXPECT_THROW(write_table(dir / "w.dtb", testing::sample_description(), values, {}, options), std::invalid_argument);
+    EXPECT_FALSE(std::filesystem::exists(dir / "w.dtb"));
+    const std::vector<std::uint16_t> wide{1, 2};
+    EXPECT_THROW(write_table(dir / "x.dtb", testing::sample_description(), wide, {}, options), std::invalid_argument);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, RoundTripSizes,
