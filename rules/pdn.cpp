@@ -18,9 +18,7 @@ std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_tag_name_char(char c) {
-    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool is_tag_name_char(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
 // Reads a run of digits as a number no larger than `max`; nullopt otherwise.
 std::optional<int> parse_bounded(std::string_view digits, int max) {
@@ -94,8 +92,8 @@ public:
             } else if (c == '!' || c == '?') {
                 return read_annotation();
             } else if (c == ')' || c == ']' || c == '}' || c == '"') {
-                fail(pos_, std::string("unexpected '") + c + "'" +
-                               (c == ')' ? ": no '(' opened a variation before it" : ""));
+                fail(pos_,
+                     std::string("unexpected '") + c + "'" + (c == ')' ? ": no '(' opened a variation before it" : ""));
             } else {
                 return read_number_or_word();
             }
@@ -231,7 +229,8 @@ std::optional<ShortMove> short_form(std::string_view w) {
         return std::nullopt;
     } else {
         const auto is_file = [](char c) { return c >= 'a' && c < 'a' + V::Board::width; };
-        if (w.size() == 3 && is_file(w[0]) && is_file(w[1]) && is_digit(w[2])) return ShortMove{w[0] - 'a', false, w.substr(1)};
+        if (w.size() == 3 && is_file(w[0]) && is_file(w[1]) && is_digit(w[2]))
+            return ShortMove{w[0] - 'a', false, w.substr(1)};
         if (w.size() == 4 && is_file(w[0]) && (w[1] == ':' || w[1] == 'x') && is_file(w[2]) && is_digit(w[3]))
             return ShortMove{w[0] - 'a', true, w.substr(2)};
         return std::nullopt;
@@ -242,8 +241,9 @@ template <class V>
 Move read_short_move(const Position<V>& pos, std::string_view text, const ShortMove& s) {
     using Board = typename V::Board;
     const auto to = parse_square<V>(s.to);
-    if (!to) throw InputError("bad move " + quoted(text) + ": " + quoted(s.to) + " is not a square of the " +
-                              std::string(V::name) + " board");
+    if (!to)
+        throw InputError("bad move " + quoted(text) + ": " + quoted(s.to) + " is not a square of the " +
+                         std::string(V::name) + " board");
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
     std::vector<Move> matches;
@@ -254,8 +254,8 @@ Move read_short_move(const Position<V>& pos, std::string_view text, const ShortM
     const std::string kind = s.capture ? "capture" : "plain move";
     if (matches.empty())
         throw InputError("no legal " + kind + " from file " + std::string(1, char('a' + s.file)) + " to " +
-                         std::string(s.to) + " in " + to_fen(pos) + "; legal moves: " +
-                         list_moves(pos, std::vector<Move>(moves.begin(), moves.end())));
+                         std::string(s.to) + " in " + to_fen(pos) +
+                         "; legal moves: " + list_moves(pos, std::vector<Move>(moves.begin(), moves.end())));
     throw InputError("shortened " + kind + " " + quoted(text) + " is ambiguous in " + to_fen(pos) + ": it could be " +
                      list_moves(pos, matches) + "; write it in full");
 }
@@ -347,7 +347,8 @@ private:
         if (setup && *setup == "1" && !fen)
             fail(tag_offset("SetUp"), game_label() + ": SetUp \"1\" but no FEN tag gives the start position");
         if (setup && *setup == "0" && fen)
-            fail(tag_offset("FEN"), game_label() + ": a FEN tag, but SetUp \"0\" says the game starts from the initial position");
+            fail(tag_offset("FEN"),
+                 game_label() + ": a FEN tag, but SetUp \"0\" says the game starts from the initial position");
         if (fen) {
             try {
                 game_.start = parse_fen<V>(*fen);
@@ -366,9 +367,9 @@ private:
         while (!field.empty() && is_space(field.back())) field.remove_suffix(1);
         const auto type = parse_bounded(field, 999);
         if (type == V::pdn_game_type) return;
-        const auto other = type == Russian::pdn_game_type ? std::optional(Russian::name)
-                            : type == International::pdn_game_type ? std::optional(International::name)
-                                                                   : std::nullopt;
+        const auto other = type == Russian::pdn_game_type         ? std::optional(Russian::name)
+                           : type == International::pdn_game_type ? std::optional(International::name)
+                                                                  : std::nullopt;
         if (other)
             fail(offset, game_label() + ": GameType \"" + value + "\" is " + std::string(*other) +
                              ", but the games are read as " + std::string(V::name));
@@ -528,9 +529,9 @@ std::string write_pdn_games(const std::vector<PdnGame<V>>& games) {
     return out;
 }
 
-#define DTB_INSTANTIATE_PDN(V)                                                  \
-    template std::vector<PdnGame<V>> read_pdn_games<V>(std::string_view);       \
-    template std::string write_pdn_game<V>(const PdnGame<V>&);                  \
+#define DTB_INSTANTIATE_PDN(V)                                            \
+    template std::vector<PdnGame<V>> read_pdn_games<V>(std::string_view); \
+    template std::string write_pdn_game<V>(const PdnGame<V>&);            \
     template std::string write_pdn_games<V>(const std::vector<PdnGame<V>>&);
 
 DTB_INSTANTIATE_PDN(Russian)

@@ -44,10 +44,10 @@ struct PdnPly {
 
 template <class V>
 struct PdnGame {
-    std::vector<PdnTag> tags;    // in the order written
+    std::vector<PdnTag> tags;  // in the order written
     Position<V> start = initial_position<V>();
     std::vector<PdnPly<V>> plies;
-    std::string result = "*";    // the termination marker; "*" when unknown or missing
+    std::string result = "*";  // the termination marker; "*" when unknown or missing
 
     // The value of a tag, if the game has it.
     std::optional<std::string> tag(std::string_view name) const {

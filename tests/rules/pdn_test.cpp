@@ -1,11 +1,11 @@
 // The PDN reader and writer: the game records of the rules seeds, every
 // piece of movetext syntax, every error, and write -> read round trips.
+#include "rules/pdn.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <sstream>
-
-#include "rules/pdn.hpp"
 
 namespace dtb {
 namespace {
@@ -192,7 +192,7 @@ TEST(PdnErrors, SyntaxErrorsGiveLineAndColumn) {
     EXPECT_EQ(read_error<Russian>("[Event \"x\"]\n1. c3-d4\n  f6-g5 {never closed\n"),
               "line 3, column 9: unterminated comment: no '}' closes this '{'");
     EXPECT_CONTAINS(read_error<Russian>("1. c3-d4 (1. a3-b4 (1. e3-f4) \n *"),
-                "line 1, column 10: unterminated variation");
+                    "line 1, column 10: unterminated variation");
     EXPECT_CONTAINS(read_error<Russian>("1. c3-d4 ) *"), "line 1, column 10: unexpected ')'");
     EXPECT_CONTAINS(read_error<Russian>("1. c3-d4 } *"), "line 1, column 10: unexpected '}'");
     EXPECT_CONTAINS(read_error<Russian>("1. c3-d4 ] *"), "unexpected ']'");
@@ -200,22 +200,22 @@ TEST(PdnErrors, SyntaxErrorsGiveLineAndColumn) {
 }
 
 TEST(PdnErrors, MalformedTags) {
-    EXPECT_CONTAINS(read_error<Russian>("[Event \"open\n*"), "line 1, column 8: the value of tag 'Event' has no closing");
+    EXPECT_CONTAINS(read_error<Russian>("[Event \"open\n*"),
+                    "line 1, column 8: the value of tag 'Event' has no closing");
     EXPECT_CONTAINS(read_error<Russian>("[\"x\"] *"), "line 1, column 2: expected a tag name");
     EXPECT_CONTAINS(read_error<Russian>("[Event x] *"), "expected the value of tag 'Event' in double quotes");
     EXPECT_CONTAINS(read_error<Russian>("[Event \"x\" *"), "expected ']' to close tag 'Event'");
     EXPECT_CONTAINS(read_error<Russian>("[Event \"x\"]\n[Event \"y\"] *"),
-                "line 2, column 1: game 1: tag 'Event' is given twice");
+                    "line 2, column 1: game 1: tag 'Event' is given twice");
 }
 
 TEST(PdnErrors, GameTypes) {
     EXPECT_CONTAINS(read_error<Russian>("[GameType \"20\"] 1. 32-28 *"),
-                "game 1: GameType \"20\" is international, but the games are read as russian");
+                    "game 1: GameType \"20\" is international, but the games are read as russian");
     EXPECT_CONTAINS(read_error<International>("* [GameType \"25\"] *"),
-                "line 1, column 3: game 2: GameType \"25\" is russian, but the games are read as international");
+                    "line 1, column 3: game 2: GameType \"25\" is russian, but the games are read as international");
     EXPECT_CONTAINS(read_error<Russian>("[GameType \"21\"] *"), "GameType \"21\" is not a game dtb reads");
-    EXPECT_CONTAINS(read_error<Russian>("[GameType \"checkers\"] *"),
-                "GameType \"checkers\" is not a game dtb reads");
+    EXPECT_CONTAINS(read_error<Russian>("[GameType \"checkers\"] *"), "GameType \"checkers\" is not a game dtb reads");
 }
 
 TEST(PdnErrors, SetUpAndFen) {
@@ -223,21 +223,21 @@ TEST(PdnErrors, SetUpAndFen) {
     EXPECT_CONTAINS(read_error<Russian>("[SetUp \"1\"] *"), "SetUp \"1\" but no FEN tag");
     EXPECT_CONTAINS(read_error<Russian>("[SetUp \"0\"][FEN \"W:Wc3:Bd6\"] *"), "SetUp \"0\"");
     EXPECT_CONTAINS(read_error<Russian>("\n  [FEN \"W:Wc3:Bz9\"] *"),
-                "line 2, column 3: game 1: FEN tag: bad FEN 'W:Wc3:Bz9'");
+                    "line 2, column 3: game 1: FEN tag: bad FEN 'W:Wc3:Bz9'");
     EXPECT_CONTAINS(read_error<Russian>("[FEN \"W:Wc3:Bc3\"]"), "FEN tag: bad FEN");
 }
 
 TEST(PdnErrors, MovesSayGameMoveAndSide) {
     const std::string text = "1. ed4 *\n1. ed4 *\n\n1. c3-d4 f6-g5\n2. g3-f4 e5:g3 *";
     EXPECT_CONTAINS(read_error<Russian>(text),
-                "line 5, column 10: game 3, move 2 (black) 'e5:g3': illegal move 'e5:g3'");
+                    "line 5, column 10: game 3, move 2 (black) 'e5:g3': illegal move 'e5:g3'");
     // The numbers written in the record label the moves.
     EXPECT_CONTAINS(read_error<Russian>("[FEN \"B:Wc3:Bb6\"] 12... b6-c5 13. c3-d4 b6-a5 *"),
-                "game 1, move 13 (black) 'b6-a5': illegal move");
+                    "game 1, move 13 (black) 'b6-a5': illegal move");
     EXPECT_CONTAINS(read_error<Russian>("1. c3-z9 *"), "game 1, move 1 (white) 'c3-z9': bad move 'c3-z9'");
     EXPECT_CONTAINS(read_error<Russian>("1. Белые *"), "game 1, move 1 (white) 'Белые': bad move");
     EXPECT_CONTAINS(read_error<Russian>(R"([FEN "W:WKd8:Be7,e5,f4,d2,f2"] 1. d8:g1 *)"),
-                "ambiguous move 'd8:g1' in W:WKd8:Be7,e5,f4,d2,f2: it could be d8:f6:d4:g1, d8:g5:e3:g1");
+                    "ambiguous move 'd8:g1' in W:WKd8:Be7,e5,f4,d2,f2: it could be d8:f6:d4:g1, d8:g5:e3:g1");
     // Moves after a game is over are illegal too.
     EXPECT_CONTAINS(read_error<Russian>(R"([FEN "B:Wc3:B"] 1... d6-c5 *)"), "legal moves: none");
 }
@@ -247,11 +247,11 @@ TEST(PdnErrors, ShortenedMovesMustMatchExactlyOneMove) {
     EXPECT_CONTAINS(read_error<Russian>("1. c:d4 *"), "no legal capture from file c to d4");
     EXPECT_CONTAINS(read_error<Russian>("1. ea4 *"), "'a4' is not a square of the russian board");
     EXPECT_CONTAINS(read_error<Russian>(R"([FEN "W:Wc3,Kc5:Bh8"] 1. cd4 *)"),
-                "shortened plain move 'cd4' is ambiguous in W:WKc5,c3:Bh8: it could be c3-d4, c5-d4");
+                    "shortened plain move 'cd4' is ambiguous in W:WKc5,c3:Bh8: it could be c3-d4, c5-d4");
     EXPECT_CONTAINS(read_error<Russian>(R"([FEN "W:Wa3,e3:Bb4,d4"] 1. c3-d4 *)"), "illegal move");
     EXPECT_CONTAINS(read_error<Russian>(R"([FEN "W:Wa3,e3:Bb4,d4"] 1. x:c5 *)"), "bad move 'x:c5'");
     EXPECT_CONTAINS(read_error<Russian>(R"([FEN "W:Wa3,e3:Bb4,d4"] 1. a:c5 e7-f6 *)"),
-                "move 1 (black) 'e7-f6'");  // a:c5 itself was fine
+                    "move 1 (black) 'e7-f6'");  // a:c5 itself was fine
 }
 
 TEST(PdnErrors, AnnotationsAndNags) {
