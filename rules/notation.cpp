@@ -305,15 +305,28 @@ Move parse_move(const Position<V>& pos, std::string_view text_in) {
         for (const Move& m : moves)
             if (m.from == from && m.to == to) matches.push_back(m);
     } else {
-        for (const CaptureRoute& route : MoveGenerator<V>::capture_routes(pos)) {
-            if (route.move.from != from || route.move.to != to) continue;
-            if (std::find(matches.begin(), matches.end(), route.move) != matches.end()) continue;
-            // The written intermediate squares must be passed in order.
-            const std::vector<int> passed = traversed_squares<V>(route);
-            std::size_t k = 1;
-            for (std::size_t j = 1; j < passed.size() && k + 1 < squares.size(); ++j)
-                if (passed[j] == squares[k]) ++k;
-            if (k + 1 == squares.size()) matches.push_back(route.move);
+        const std::vector<CaptureRoute> routes = MoveGenerator<V>::capture_routes(pos);
+        // Squares that are exactly a route's turning squares (2.1.6: the
+        // squares where the direction changed) name that route, even when
+        // another route flies over them on its way: a7:e3:c1 is not
+        // a7:c5:e7:g5:c1, which passes e3.
+        std::string written = square_name<V>(squares.front());
+        for (std::size_t k = 1; k < squares.size(); ++k) written += ":" + square_name<V>(squares[k]);
+        for (const CaptureRoute& route : routes) {
+            if (route_text<V>(route) != written) continue;
+            if (std::find(matches.begin(), matches.end(), route.move) == matches.end()) matches.push_back(route.move);
+        }
+        if (matches.empty()) {
+            for (const CaptureRoute& route : routes) {
+                if (route.move.from != from || route.move.to != to) continue;
+                if (std::find(matches.begin(), matches.end(), route.move) != matches.end()) continue;
+                // The written intermediate squares must be passed in order.
+                const std::vector<int> passed = traversed_squares<V>(route);
+                std::size_t k = 1;
+                for (std::size_t j = 1; j < passed.size() && k + 1 < squares.size(); ++j)
+                    if (passed[j] == squares[k]) ++k;
+                if (k + 1 == squares.size()) matches.push_back(route.move);
+            }
         }
     }
     if (matches.size() == 1) return matches.front();

@@ -166,6 +166,19 @@ TEST(PdnRead, FullCapturePathPicksTheRoute) {
     EXPECT_EQ(move_text(game.plies[0].before, game.plies[0].move), "d8:f6:d4:g1");
 }
 
+// Found by the FEN fuzzer: a7:e3:c1 names the route that turns at e3, though
+// the route a7:c5:e7:g5:c1 also flies over e3 (it used to read as ambiguous).
+TEST(PdnRead, TurningSquaresNameTheRouteThatTurnsThere) {
+    const auto games = read_pdn_games<Russian>(R"([FEN "W:WKh8,Ka7:Bg7,b6,d6,f6,h6,d2"] 1. a7:e3:c1 *
+                                                  [FEN "W:WKh8,Ka7:Bg7,b6,d6,f6,h6,d2"] 1. a7:c5:e7:g5:c1 *)");
+    ASSERT_EQ(games.size(), 2u);
+    const Move turns_at_e3 = games[0].plies.at(0).move;
+    const Move flies_over_e3 = games[1].plies.at(0).move;
+    EXPECT_EQ(popcount(turns_at_e3.captured), 2);    // b6, d2
+    EXPECT_EQ(popcount(flies_over_e3.captured), 4);  // b6, d6, f6, d2
+    EXPECT_EQ(move_text(games[0].start, turns_at_e3), "a7:e3:c1");
+}
+
 TEST(PdnRead, FenSetups) {
     // Russian: algebraic and numeric FEN, with or without SetUp, Black to move.
     const auto algebraic = read_one<Russian>(R"([SetUp "1"] [FEN "B:Wc3,Kh2:Bb6,d6"] 12... d6-c5 13. h2-g1 *)");
