@@ -304,19 +304,24 @@ Move parse_move(const Position<V>& pos, std::string_view text_in) {
     if (squares.size() == 2) {
         for (const Move& m : moves)
             if (m.from == from && m.to == to) matches.push_back(m);
-    } else {
+    }
+    if (squares.size() > 2 || matches.size() > 1) {
         const std::vector<CaptureRoute> routes = MoveGenerator<V>::capture_routes(pos);
         // Squares that are exactly a route's turning squares (2.1.6: the
         // squares where the direction changed) name that route, even when
-        // another route flies over them on its way: a7:e3:c1 is not
-        // a7:c5:e7:g5:c1, which passes e3.
+        // another route flies over them on its way (a7:e3:c1 is not
+        // a7:c5:e7:g5:c1, which passes e3), and a straight capture needs
+        // none (c5:a7 is not c5:e7:h4:f2:a7).
         std::string written = square_name<V>(squares.front());
         for (std::size_t k = 1; k < squares.size(); ++k) written += ":" + square_name<V>(squares[k]);
+        std::vector<Move> exact;
         for (const CaptureRoute& route : routes) {
             if (route_text<V>(route) != written) continue;
-            if (std::find(matches.begin(), matches.end(), route.move) == matches.end()) matches.push_back(route.move);
+            if (std::find(exact.begin(), exact.end(), route.move) == exact.end()) exact.push_back(route.move);
         }
-        if (matches.empty()) {
+        if (!exact.empty()) {
+            matches = exact;
+        } else if (squares.size() > 2) {
             for (const CaptureRoute& route : routes) {
                 if (route.move.from != from || route.move.to != to) continue;
                 if (std::find(matches.begin(), matches.end(), route.move) != matches.end()) continue;
