@@ -8,7 +8,7 @@
 # New interesting inputs go to build-fuzz/fuzz-corpus/<target>/ (the seeds
 # in tests/fuzz/corpus/ stay as they are: copy an input there by hand to
 # keep it). An input that breaks an invariant or crashes is saved as
-# build-fuzz/fuzz-findings/<target>/crash-*; replay it with
+# build-fuzz/fuzz-findings/<target>/<time of the run>/crash-*; replay it with
 #   build-fuzz/bin/fuzz_<target> FILE
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,9 +21,10 @@ cmake --build build-fuzz -j "$jobs" --target fuzz_fen fuzz_move fuzz_pdn
 
 failed=0
 summary=""
+run=$(date +%Y%m%d-%H%M%S)
 for target in fen move pdn; do
   corpus=build-fuzz/fuzz-corpus/$target
-  findings=build-fuzz/fuzz-findings/$target
+  findings=build-fuzz/fuzz-findings/$target/$run
   log=build-fuzz/fuzz-$target.log
   mkdir -p "$corpus" "$findings"
   echo "fuzzing $target for ${seconds}s (log: $log)"
