@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gen/raw_table.hpp"
@@ -16,6 +17,10 @@ class ChildTables {
 public:
     void add(RawTable table) {
         const MaterialSignature sig = table.header.signature;
+        if (table.header.index_version != PositionIndex<V>::kVersion)
+            throw std::runtime_error("table " + sig.name() + " was built with position index version " +
+                                     std::to_string(table.header.index_version) + "; this dtb uses version " +
+                                     std::to_string(PositionIndex<V>::kVersion) + ": generate it again");
         entries_.push_back(Entry{sig, PositionIndex<V>(sig), std::move(table)});
     }
 

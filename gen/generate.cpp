@@ -50,12 +50,19 @@ using Clock = std::chrono::steady_clock;
 bool is_solved(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
     const auto path = raw_table_path(dir, variant, sig);
     if (!std::filesystem::exists(path)) return false;
+    RawTableHeader h;
     try {
-        const RawTableHeader h = read_raw_header(path);
-        return h.variant == variant && h.signature == sig;
-    } catch (const std::exception&) {
-        return false;
+        h = read_raw_header(path);
+    } catch (const std::runtime_error&) {
+        return false;  // unreadable: solve it again
     }
+    // A table of another index layout cannot be mixed with new ones.
+    const std::uint32_t version = with_variant(variant, []<class V>() { return PositionIndex<V>::kVersion; });
+    if (h.index_version != version)
+        throw std::runtime_error(path.string() + " was built with position index version " +
+                                 std::to_string(h.index_version) + "; this dtb uses version " +
+                                 std::to_string(version) + ": remove the directory's tables and generate again");
+    return h.variant == variant && h.signature == sig;
 }
 
 // A finished table: solved, compressed, and its manifest written (last).
@@ -149,7 +156,7 @@ void write_manifest(const std::filesystem::path& path, VariantId variant, const 
 // and fills in the sizes.
 template <class T>
 void write_table_files(const GenerateOptions& o, const MaterialSignature& sig, std::span<const T> values,
-                       std::uint32_t index_version, TableStats& st) {
+                       std::uint32_t index_version, TableStats& st, const Bitmap* captures = nullptr) {
     const auto path = raw_table_path(o.dir, o.variant, sig);
     if (!is_solved(o.dir, o.variant, sig)) {
         RawTableHeader h{o.variant, sig, int(sizeof(T)), index_version, values.size()};
@@ -158,7 +165,7 @@ void write_table_files(const GenerateOptions& o, const MaterialSignature& sig, s
             for (std::size_t k = 0; k < sizeof(T); ++k) bytes[i * sizeof(T) + k] = std::uint8_t(values[i] >> (8 * k));
         write_raw_table(path, h, bytes);
     }
-    const CompressedSizes sizes = write_compressed_tables(o.dir, o.variant, sig, values);
+    const CompressedSizes sizes = write_compressed_tables(o.dir, o.variant, sig, values, captures);
     st.symbol_bytes = int(sizeof(T));
     st.bytes = std::filesystem::file_size(path);
     st.wdl_bytes = sizes.wdl_bytes;
@@ -186,7 +193,7 @@ std::vector<TableStats> solve_and_write(const MaterialSignature& key, std::uniqu
         st.seconds = seconds;
         st.positions_in_flight = solver.positions();
         st.peak_rss_bytes = peak;
-        write_table_files(o, sig, std::span<const T>(values), PositionIndex<V>::kVersion, st);
+        write_table_files(o, sig, std::span<const T>(values), PositionIndex<V>::kVersion, st, &solver.captures(s));
         out.push_back(st);
     }
     return out;

@@ -1,9 +1,10 @@
 // Retrograde solver for one material signature and its mirror (the same
 // material with the other side to move), which play into each other.
 //
-// Memory: one symbol per position (the value, see values.hpp) and two bits
-// (resolved; selected). Unresolved positions carry what their exits
-// (captures and crownings, into smaller or already solved tables) promise:
+// Memory: one symbol per position (the value, see values.hpp) and three
+// bits (resolved; selected; the side to move has a capture). Unresolved
+// positions carry what their exits (captures and crownings, into smaller or
+// already solved tables) promise:
 //   odd d        a win in d plies at most (an exit wins)
 //   even e       a loss in at least e plies, if every plain move loses too
 //   kDraw        cannot lose (an exit draws)
@@ -20,6 +21,11 @@
 // Each phase reads only what earlier phases wrote, or writes one value with
 // several threads racing to write the same thing: the result is identical
 // for any number of threads.
+//
+// Positions are handled in the other table's coordinates where that saves
+// work: the predecessors of p are the positions one move of White before
+// flip(p), already normalised, and those that differ by a king move differ
+// only in the last part of the index (PositionIndex::KingFrame).
 #pragma once
 
 #include <omp.h>
@@ -34,7 +40,6 @@
 #include "gen/values.hpp"
 #include "rules/movegen.hpp"
 #include "rules/position_index.hpp"
-#include "rules/retro.hpp"
 
 namespace dtb {
 
@@ -50,6 +55,7 @@ class PairSolver {
 public:
     using Codec = ValueCodec<T>;
     using Gen = MoveGenerator<V>;
+    using Board = typename V::Board;
 
     PairSolver(const MaterialSignature& sig, const ChildTables<V>& children)
         : children_(children), sides_{Side(sig), Side(sig.mirror())}, side_count_(sig.is_symmetric() ? 1 : 2) {}
@@ -57,16 +63,19 @@ public:
     int side_count() const { return side_count_; }
     const PositionIndex<V>& index(int side) const { return sides_[side].index; }
     const std::vector<T>& values(int side) const { return sides_[side].values; }
+    // Positions whose side to move has a capture (don't-care in the
+    // compressed files: the probe searches their captures).
+    const Bitmap& captures(int side) const { return sides_[side].captures; }
     std::uint64_t positions() const {
         return side_count_ == 1 ? sides_[0].index.size() : sides_[0].index.size() + sides_[1].index.size();
     }
-    int levels() const { return levels_; }
 
     void solve(const SolveProgress& progress = {}) {
         for (int s = 0; s < side_count_; ++s) {
             sides_[s].values.assign(sides_[s].index.size(), Codec::kUnknown);
             sides_[s].resolved = Bitmap(sides_[s].index.size());
             sides_[s].selected = Bitmap(sides_[s].index.size());
+            sides_[s].captures = Bitmap(sides_[s].index.size());
         }
         int max_pending = 0;
         for (int s = 0; s < side_count_; ++s) max_pending = std::max(max_pending, initialise(s, progress));
@@ -77,10 +86,7 @@ public:
             for (int s = 0; s < side_count_; ++s) new_now += (n % 2 == 0) ? loss_level(s, n) : win_level(s, n);
             for (int s = 0; s < side_count_; ++s) propagate(s, n);
             progress("level " + std::to_string(n), std::uint64_t(n), std::uint64_t(std::max(n, max_pending)));
-            if (n > max_pending && new_now == 0 && new_before == 0) {
-                levels_ = n;
-                break;
-            }
+            if (n > max_pending && new_now == 0 && new_before == 0) break;
             new_before = new_now;
         }
         // Whatever no level resolved is a draw.
@@ -101,6 +107,7 @@ private:
         std::vector<T> values;
         Bitmap resolved;
         Bitmap selected;
+        Bitmap captures;
     };
 
     // Below this many 64-position words (4M positions) a loop runs on one
@@ -124,62 +131,76 @@ private:
         int max_pending = 0;
         std::atomic<bool> overflow{false};
         std::atomic<std::uint64_t> done{0};
-#pragma omp parallel for schedule(dynamic, 64) reduction(max : max_pending) if (words > kParallelWords)
-        for (std::uint64_t w = 0; w < words; ++w) {
-            std::uint64_t resolved_bits = 0;
-            const std::uint64_t end = std::min(size, (w + 1) * 64);
-            for (std::uint64_t i = w * 64; i < end; ++i) {
-                const Position<V> pos = side.index.unrank(i);
-                MoveList moves;
-                Gen::generate(pos, moves);
-                int best_win = -1, worst_loss = -1, plain = 0;
-                bool draw = false;
-                for (const Move& m : moves) {
-                    if (!m.is_capture() && !m.crowns) {
-                        ++plain;
-                        continue;
+#pragma omp parallel reduction(max : max_pending) if (words > kParallelWords)
+        {
+            typename PositionIndex<V>::Cursor cursor(side.index);
+            MoveList exits;
+#pragma omp for schedule(dynamic, 64)
+            for (std::uint64_t w = 0; w < words; ++w) {
+                std::uint64_t resolved_bits = 0, capture_bits = 0;
+                const std::uint64_t end = std::min(size, (w + 1) * 64);
+                for (std::uint64_t i = w * 64; i < end; ++i) {
+                    const Position<V> pos = cursor.at(i);
+                    // Exits: every capture, or the plain moves that crown.
+                    // Other plain moves stay in the pair and are only counted.
+                    int plain = 0;
+                    if (Gen::has_capture(pos)) {
+                        Gen::generate(pos, exits);
+                        capture_bits |= bit(int(i % 64));
+                    } else {
+                        Gen::generate_crownings(pos, exits);
+                        plain = Gen::count(pos) - int(exits.size());
                     }
-                    const int v = children_.value(pos.after(m));
-                    if (v == kDrawValue)
-                        draw = true;
-                    else if (is_loss(v))
-                        best_win = best_win < 0 ? v + 1 : std::min(best_win, v + 1);
-                    else
-                        worst_loss = std::max(worst_loss, v + 1);
+                    int best_win = -1, worst_loss = -1;
+                    bool draw = false;
+                    for (const Move& m : exits) {
+                        const int v = children_.value(pos.after(m));
+                        if (v == kDrawValue)
+                            draw = true;
+                        else if (is_loss(v))
+                            best_win = best_win < 0 ? v + 1 : std::min(best_win, v + 1);
+                        else
+                            worst_loss = std::max(worst_loss, v + 1);
+                    }
+                    if (best_win > Codec::kMaxDistance || worst_loss > Codec::kMaxDistance) overflow = true;
+                    T value = Codec::kUnknown;
+                    if (best_win >= 0)
+                        value = T(best_win);
+                    else if (draw)
+                        value = Codec::kDraw;
+                    else if (worst_loss >= 0)
+                        value = T(worst_loss);
+                    else if (plain == 0)
+                        value = 0;  // no move at all: lost now
+                    if (plain == 0) resolved_bits |= bit(int(i % 64));
+                    if (value != Codec::kUnknown && value != Codec::kDraw)
+                        max_pending = std::max(max_pending, int(value));
+                    side.values[i] = value;
                 }
-                if (best_win > Codec::kMaxDistance || worst_loss > Codec::kMaxDistance) overflow = true;
-                T value = Codec::kUnknown;
-                if (best_win >= 0)
-                    value = T(best_win);
-                else if (draw)
-                    value = Codec::kDraw;
-                else if (worst_loss >= 0)
-                    value = T(worst_loss);
-                else if (plain == 0)
-                    value = 0;  // no move at all: lost now
-                if (plain == 0) resolved_bits |= bit(int(i % 64));
-                if (value != Codec::kUnknown && value != Codec::kDraw) max_pending = std::max(max_pending, int(value));
-                side.values[i] = value;
+                side.resolved.word(w) = resolved_bits;
+                side.captures.word(w) = capture_bits;
+                const std::uint64_t d = done.fetch_add(end - w * 64) + (end - w * 64);
+                if (omp_get_thread_num() == 0 && (w % 4096) == 0) progress("init", d, size);
             }
-            side.resolved.word(w) = resolved_bits;
-            const std::uint64_t d = done.fetch_add(end - w * 64) + (end - w * 64);
-            if (omp_get_thread_num() == 0 && (w % 4096) == 0) progress("init", d, size);
         }
         if (overflow) throw DistanceOverflow("an exit's distance does not fit");
         return max_pending;
     }
 
-    // Whether every plain move of `pos` (in side s) reaches a win for the
-    // opponent in at most `longest` plies. Positions whose exits decide them
-    // are resolved at the start, whatever their distance; a win of theirs
-    // beyond `longest` must wait for its level.
+    // Whether every plain move of `pos` (White to move, side s, no capture)
+    // reaches a win for the opponent in at most `longest` plies. Positions
+    // whose exits decide them are resolved at the start, whatever their
+    // distance; a win of theirs beyond `longest` must wait for its level.
     bool plain_moves_all_lose(const Position<V>& pos, int s, int longest) const {
         const Side& next = sides_[other(s)];
+        // Black's moves in the flipped position are White's moves in `pos`,
+        // and lead to positions already normalised for the other side.
+        const Position<V> flipped = flip(pos);
         MoveList moves;
-        Gen::generate(pos, moves);
+        Gen::generate(flipped, moves);
         for (const Move& m : moves) {
-            if (m.is_capture() || m.crowns) continue;
-            const std::uint64_t c = next.index.rank(normalize(pos.after(m)));
+            if (m.crowns) continue;  // an exit: its value is in the promise
+            const std::uint64_t c = next.index.rank(flipped.after(m));
             if (!next.resolved.test(c)) return false;
             const T v = load(next.values[c]);
             if (v == Codec::kDraw || v % 2 == 0 || v > longest) return false;
@@ -196,17 +217,21 @@ private:
         const std::uint64_t size = side.index.size();
         const std::uint64_t words = side.resolved.word_count();
         std::uint64_t selected = 0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : selected) if (words > kParallelWords)
-        for (std::uint64_t w = 0; w < words; ++w) {
-            const int count = int(std::min<std::uint64_t>(64, size - w * 64));
-            const std::uint64_t at_n = match_mask(&side.values[w * 64], count, T(n));
-            std::uint64_t resolved = side.resolved.word(w);
-            for (int j : bits_of{n > 0 ? at_n & ~resolved : 0})
-                if (plain_moves_all_lose(side.index.unrank(w * 64 + j), s, n - 1)) resolved |= bit(j);
-            // Only this thread writes this word now; others may read it.
-            std::atomic_ref<std::uint64_t>(side.resolved.word(w)).store(resolved, std::memory_order_relaxed);
-            side.selected.word(w) = at_n & resolved;
-            selected += std::uint64_t(popcount(at_n & resolved));
+#pragma omp parallel reduction(+ : selected) if (words > kParallelWords)
+        {
+            typename PositionIndex<V>::Cursor cursor(side.index);
+#pragma omp for schedule(dynamic, 64)
+            for (std::uint64_t w = 0; w < words; ++w) {
+                const int count = int(std::min<std::uint64_t>(64, size - w * 64));
+                const std::uint64_t at_n = match_mask(&side.values[w * 64], count, T(n));
+                std::uint64_t resolved = side.resolved.word(w);
+                for (int j : bits_of{n > 0 ? at_n & ~resolved : 0})
+                    if (plain_moves_all_lose(cursor.at(w * 64 + j), s, n - 1)) resolved |= bit(j);
+                // Only this thread writes this word now; others may read it.
+                std::atomic_ref<std::uint64_t>(side.resolved.word(w)).store(resolved, std::memory_order_relaxed);
+                side.selected.word(w) = at_n & resolved;
+                selected += std::uint64_t(popcount(at_n & resolved));
+            }
         }
         return selected;
     }
@@ -229,53 +254,92 @@ private:
         return selected;
     }
 
+    // Calls f(index, make_position) for each position of `table` (White to
+    // move) from which one plain move of White leads to `after` (Black to
+    // move, in `table`'s coordinates). Whether that move was legal (White
+    // had no capture) is left to the caller: positions with a capture are
+    // resolved from the start, so the solver skips them anyway.
+    template <class F>
+    static void for_each_predecessor(const Position<V>& after, const PositionIndex<V>& table, F&& f) {
+        const Bitboard empty = after.empty();
+        const Bitboard kings = after.kings_of(White);
+        if (kings) {
+            const auto frame = table.king_frame(after);
+            const Bitboard placed = extract_bits(kings, frame.squares);
+            for (int k : bits_of{kings}) {
+                const Bitboard without = placed ^ extract_bits(bit(k), frame.squares);
+                for (Direction d : kAllDirections) {
+                    for (Bitboard from = Board::shift(bit(k), d); from & empty; from = Board::shift(from, d)) {
+                        const std::uint64_t q = frame.base + colex_rank(without | extract_bits(from, frame.squares));
+                        f(q, [&] {
+                            Position<V> before = after;
+                            before.pieces[White] ^= bit(k) | from;
+                            before.kings ^= bit(k) | from;
+                            before.side_to_move = White;
+                            return before;
+                        });
+                    }
+                }
+            }
+        }
+        // A white man came one step north, so it stood one step south.
+        retract_men<SouthWest>(after, table, empty, f);
+        retract_men<SouthEast>(after, table, empty, f);
+    }
+
+    template <Direction Back, class F>
+    static void retract_men(const Position<V>& after, const PositionIndex<V>& table, Bitboard empty, F& f) {
+        for (int from : bits_of{Board::template shift<Back>(after.men(White)) & empty}) {
+            Position<V> before = after;
+            before.pieces[White] ^= bit(from) | bit(from - Board::step[Back]);
+            before.side_to_move = White;
+            f(table.rank(before), [&] { return before; });
+        }
+    }
+
     // From every selected position (resolved at level n) to its predecessors.
     void propagate(int s, int n) {
         Side& side = sides_[s];
-        Side& prev = sides_[other(s)];
         const int ps = other(s);
+        Side& prev = sides_[ps];
         const std::uint64_t words = side.selected.word_count();
         const bool losses = n % 2 == 0;
-        std::atomic<bool> overflow{false};
-#pragma omp parallel for schedule(dynamic, 16) if (words > kParallelWords)
-        for (std::uint64_t w = 0; w < words; ++w) {
-            for (int j : bits_of{side.selected.word(w)}) {
-                const Position<V> pos = side.index.unrank(w * 64 + j);
-                RetroGenerator<V>::for_each_predecessor(pos, [&](const Position<V>& before) {
-                    const Position<V> normal = normalize(before);
-                    const std::uint64_t q = prev.index.rank(normal);
-                    if (prev.resolved.test(q)) return;
-                    const T v = load(prev.values[q]);
-                    if (losses) {
-                        // A move into a loss at n wins at n+1 at the latest.
-                        if (v != Codec::kUnknown && v != Codec::kDraw && v % 2 == 1 && v <= n + 1) return;
-                        if (n + 1 > Codec::kMaxDistance) {
-                            overflow = true;
-                            return;
+        if (n + 1 > Codec::kMaxDistance) {
+            for (std::uint64_t w = 0; w < words; ++w)
+                if (side.selected.word(w)) throw DistanceOverflow("distance above " + std::to_string(Codec::kMaxDistance));
+            return;
+        }
+#pragma omp parallel if (words > kParallelWords)
+        {
+            typename PositionIndex<V>::Cursor cursor(side.index);
+#pragma omp for schedule(dynamic, 16)
+            for (std::uint64_t w = 0; w < words; ++w) {
+                for (int j : bits_of{side.selected.word(w)}) {
+                    const Position<V> after = flip(cursor.at(w * 64 + j));
+                    for_each_predecessor(after, prev.index, [&](std::uint64_t q, auto&& make_position) {
+                        if (prev.resolved.test(q)) return;
+                        const T v = load(prev.values[q]);
+                        if (losses) {
+                            // A move into a loss at n wins at n+1 at the latest.
+                            if (v != Codec::kUnknown && v != Codec::kDraw && v % 2 == 1 && v <= n + 1) return;
+                            store(prev.values[q], T(n + 1));
+                        } else {
+                            // A move into a win at n: lost at n+1 if every other
+                            // move loses too and no exit holds out longer.
+                            if (v == Codec::kDraw || (v != Codec::kUnknown && (v % 2 == 1 || v > n + 1))) return;
+                            if (!plain_moves_all_lose(make_position(), ps, n)) return;
+                            store(prev.values[q], T(n + 1));
+                            prev.resolved.set(q);
                         }
-                        store(prev.values[q], T(n + 1));
-                    } else {
-                        // A move into a win at n: lost at n+1 if every other
-                        // move loses too and no exit holds out longer.
-                        if (v == Codec::kDraw || (v != Codec::kUnknown && (v % 2 == 1 || v > n + 1))) return;
-                        if (!plain_moves_all_lose(normal, ps, n)) return;
-                        if (n + 1 > Codec::kMaxDistance) {
-                            overflow = true;
-                            return;
-                        }
-                        store(prev.values[q], T(n + 1));
-                        prev.resolved.set(q);
-                    }
-                });
+                    });
+                }
             }
         }
-        if (overflow) throw DistanceOverflow("distance above " + std::to_string(Codec::kMaxDistance));
     }
 
     const ChildTables<V>& children_;
     Side sides_[2];
     int side_count_;
-    int levels_ = 0;
 };
 
 }  // namespace dtb

@@ -18,25 +18,41 @@ namespace {
 // The symbols are made from the solver's values block by block as the
 // writer asks for them; the only extra memory is one bit per position
 // marking capture positions.
+// Which positions of `sig` have a capture for the side to move.
+template <class V>
+Bitmap find_captures(const MaterialSignature& sig) {
+    const PositionIndex<V> index(sig);
+    Bitmap captures(index.size());
+#pragma omp parallel
+    {
+        typename PositionIndex<V>::Cursor cursor(index);
+#pragma omp for schedule(dynamic, 64)
+        for (std::uint64_t w = 0; w < captures.word_count(); ++w) {
+            std::uint64_t bits = 0;
+            for (std::uint64_t i = w * 64; i < std::min(index.size(), (w + 1) * 64); ++i)
+                if (MoveGenerator<V>::has_capture(cursor.at(i))) bits |= bit(int(i % 64));
+            captures.word(w) = bits;
+        }
+    }
+    return captures;
+}
+
 template <class V, class T>
 CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig,
-                             const T* values, std::uint64_t n) {
-    const PositionIndex<V> index(sig);
-    Bitmap captures(n);
+                             const T* values, std::uint64_t n, const Bitmap* known_captures) {
+    Bitmap found;
+    if (!known_captures) found = find_captures<V>(sig);
+    const Bitmap& capture_bits = known_captures ? *known_captures : found;
     int longest = 0;
     std::uint64_t capture_count = 0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(max : longest) reduction(+ : capture_count)
-    for (std::uint64_t w = 0; w < captures.word_count(); ++w) {
-        std::uint64_t bits = 0;
+#pragma omp parallel for schedule(static) reduction(max : longest) reduction(+ : capture_count)
+    for (std::uint64_t w = 0; w < capture_bits.word_count(); ++w) {
+        capture_count += std::uint64_t(popcount(capture_bits.word(w)));
         for (std::uint64_t i = w * 64; i < std::min(n, (w + 1) * 64); ++i) {
-            if (MoveGenerator<V>::has_capture(index.unrank(i))) bits |= bit(int(i % 64));
             const int v = decode_value(values[i]);
             if (v != kDrawValue) longest = std::max(longest, v);
         }
-        captures.word(w) = bits;
-        capture_count += std::uint64_t(popcount(bits));
     }
-    const Bitmap& capture_bits = captures;
     const auto is_capture = [&capture_bits](std::uint64_t i) { return capture_bits.test(i); };
     const auto is_draw_or_capture = [&](std::uint64_t i) {
         return decode_value(values[i]) == kDrawValue || capture_bits.test(i);
@@ -99,16 +115,18 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
 
 template <class T>
 CompressedSizes write_compressed_tables(const std::filesystem::path& dir, VariantId variant,
-                                        const MaterialSignature& sig, std::span<const T> values) {
+                                        const MaterialSignature& sig, std::span<const T> values,
+                                        const Bitmap* captures) {
     return with_variant(variant, [&]<class V>() {
-        return write_tables<V, T>(dir, variant, sig, values.data(), values.size());
+        return write_tables<V, T>(dir, variant, sig, values.data(), values.size(), captures);
     });
 }
 
 template CompressedSizes write_compressed_tables<std::uint8_t>(const std::filesystem::path&, VariantId,
-                                                               const MaterialSignature&, std::span<const std::uint8_t>);
+                                                               const MaterialSignature&, std::span<const std::uint8_t>,
+                                                               const Bitmap*);
 template CompressedSizes write_compressed_tables<std::uint16_t>(const std::filesystem::path&, VariantId,
                                                                 const MaterialSignature&,
-                                                                std::span<const std::uint16_t>);
+                                                                std::span<const std::uint16_t>, const Bitmap*);
 
 }  // namespace dtb

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <span>
 
+#include "gen/bitmap.hpp"
 #include "rules/material.hpp"
 #include "rules/variant.hpp"
 
@@ -17,9 +18,12 @@ struct CompressedSizes {
 };
 
 // `values` are the generator's symbols (values.hpp, 8 or 16 bits), one per
-// position of `sig` in index order.
+// position of `sig` in index order. `captures` marks the positions whose
+// side to move has a capture, when the caller knows them (the solver does);
+// without it they are worked out here.
 template <class T>
 CompressedSizes write_compressed_tables(const std::filesystem::path& dir, VariantId variant,
-                                        const MaterialSignature& sig, std::span<const T> values);
+                                        const MaterialSignature& sig, std::span<const T> values,
+                                        const Bitmap* captures = nullptr);
 
 }  // namespace dtb

@@ -96,6 +96,21 @@ public:
         return n;
     }
 
+    // The plain moves of `pos` that crown a man (only meaningful when the
+    // side to move has no capture). The generator treats them apart: they
+    // lead to another material signature.
+    static void generate_crownings(const Pos& pos, MoveList& moves) {
+        moves.clear();
+        const Bitboard empty = pos.empty() & Board::promotion_row(pos.side_to_move);
+        if (pos.side_to_move == White) {
+            add_man_steps<forward_left<White>()>(pos.men(White), empty, Board::promotion_row(White), moves);
+            add_man_steps<forward_right<White>()>(pos.men(White), empty, Board::promotion_row(White), moves);
+        } else {
+            add_man_steps<forward_left<Black>()>(pos.men(Black), empty, Board::promotion_row(Black), moves);
+            add_man_steps<forward_right<Black>()>(pos.men(Black), empty, Board::promotion_row(Black), moves);
+        }
+    }
+
     template <Color Us>
     static constexpr Direction forward_left() {
         return Us == White ? NorthWest : SouthWest;

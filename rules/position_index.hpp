@@ -10,10 +10,16 @@
 //          men on rows 0..W-2. Split by j, the number of white men on White's
 //          back row (where no black man can be), the black men are ranked
 //          among their squares not taken by white men. No slot is wasted.
-//   white kings among the squares left, then black kings among the rest.
+//   black kings (the side not to move) among the squares left;
+//   white kings (the side to move) among the squares left after that.
 // Every part is the colex rank of a set of squares after compressing the
 // available squares to 0..n-1 (pext), so rank and unrank are a few BMI2
 // instructions and table look-ups.
+//
+// The side to move's kings come last because the solver walks retro moves:
+// the positions one king move before a given one differ only in that last
+// part, so their indexes lie close together and each costs one pext and a
+// short sum (see KingFrame).
 #pragma once
 
 #include <array>
@@ -90,7 +96,7 @@ template <class V>
 class PositionIndex {
 public:
     using Board = typename V::Board;
-    static constexpr std::uint32_t kVersion = 1;
+    static constexpr std::uint32_t kVersion = 2;
 
     explicit PositionIndex(const MaterialSignature& sig) : sig_(sig) {
         const int a = sig.men[0], b = sig.men[1], c = sig.kings[0], d = sig.kings[1];
@@ -103,16 +109,24 @@ public:
         }
         men_count_ = offset;
         free_squares_ = Board::squares - a - b;
-        white_king_ways_ = binomial(free_squares_, c);
-        black_king_ways_ = binomial(free_squares_ - c, d);
-        size_ = men_count_ * white_king_ways_ * black_king_ways_;
+        black_king_ways_ = binomial(free_squares_, d);
+        white_king_ways_ = binomial(free_squares_ - d, c);
+        size_ = men_count_ * black_king_ways_ * white_king_ways_;
     }
 
     const MaterialSignature& signature() const { return sig_; }
     std::uint64_t size() const { return size_; }
 
-    // `pos` must have White to move and this signature.
-    std::uint64_t rank(const Position<V>& pos) const {
+    // Everything of an index but the white kings: index = base +
+    // colex_rank(extract_bits(white kings, squares)) for any placement of the
+    // white kings on `squares`.
+    struct KingFrame {
+        std::uint64_t base;
+        Bitboard squares;
+    };
+
+    // The frame of `pos`'s men and black kings (its white kings are ignored).
+    KingFrame king_frame(const Position<V>& pos) const {
         const Bitboard white_men = pos.men(White), black_men = pos.men(Black);
         const Bitboard on_back_row = white_men & kWhiteBackRow;
         const int j = popcount(on_back_row);
@@ -120,19 +134,51 @@ public:
         men = men * binomial(kOverlap, sig_.men[0] - j) + colex_rank(extract_bits(white_men & kOverlapMask, kOverlapMask));
         men = men * black_men_ways(j) + colex_rank(extract_bits(black_men, kBlackMenSquares & ~white_men));
         men += men_offset_[j];
-
         const Bitboard free = Board::all & ~(white_men | black_men);
-        const Bitboard white_kings = pos.kings_of(White);
-        std::uint64_t index = men * white_king_ways_ + colex_rank(extract_bits(white_kings, free));
-        return index * black_king_ways_ + colex_rank(extract_bits(pos.kings_of(Black), free & ~white_kings));
+        const Bitboard black_kings = pos.kings_of(Black);
+        const std::uint64_t high = men * black_king_ways_ + colex_rank(extract_bits(black_kings, free));
+        return {high * white_king_ways_, free & ~black_kings};
+    }
+
+    // `pos` must have White to move and this signature.
+    std::uint64_t rank(const Position<V>& pos) const {
+        const KingFrame frame = king_frame(pos);
+        return frame.base + colex_rank(extract_bits(pos.kings_of(White), frame.squares));
     }
 
     Position<V> unrank(std::uint64_t index) const {
-        const std::uint64_t black_kings_rank = index % black_king_ways_;
-        index /= black_king_ways_;
-        const std::uint64_t white_kings_rank = index % white_king_ways_;
-        std::uint64_t men = index / white_king_ways_;
+        Position<V> pos = unrank_frame(index / white_king_ways_);
+        add_white_kings(pos, index % white_king_ways_);
+        return pos;
+    }
 
+    // Unranks a run of indexes that mostly share their men and black kings
+    // (as a scan in index order does) without decoding those again.
+    class Cursor {
+    public:
+        explicit Cursor(const PositionIndex& index) : index_(index) {}
+        Position<V> at(std::uint64_t i) {
+            const std::uint64_t high = i / index_.white_king_ways_;
+            if (high != high_) {
+                high_ = high;
+                frame_ = index_.unrank_frame(high);
+            }
+            Position<V> pos = frame_;
+            index_.add_white_kings(pos, i - high * index_.white_king_ways_);
+            return pos;
+        }
+
+    private:
+        const PositionIndex& index_;
+        std::uint64_t high_ = ~std::uint64_t{0};
+        Position<V> frame_;
+    };
+
+private:
+    // The position of the men and black kings of index high * white_king_ways_.
+    Position<V> unrank_frame(std::uint64_t high) const {
+        const std::uint64_t black_kings_rank = high % black_king_ways_;
+        std::uint64_t men = high / black_king_ways_;
         int j = 0;
         while (j < sig_.men[0] && j < Board::per_row && men_offset_[j + 1] <= men) ++j;
         men -= men_offset_[j];
@@ -144,25 +190,30 @@ public:
         const std::uint64_t back_rank = men / overlap_ways;
 
         Position<V> pos;
-        const Bitboard white_men =
-            deposit_bits(colex_unrank(back_rank, j, Board::per_row), kWhiteBackRow) |
-            deposit_bits(colex_unrank(overlap_rank, sig_.men[0] - j, kOverlap), kOverlapMask);
+        const Bitboard white_men = deposit_bits(colex_unrank(back_rank, j, Board::per_row), kWhiteBackRow) |
+                                   deposit_bits(colex_unrank(overlap_rank, sig_.men[0] - j, kOverlap), kOverlapMask);
         const int black_squares = Board::squares - Board::per_row - (sig_.men[0] - j);
         const Bitboard black_men =
             deposit_bits(colex_unrank(black_rank, sig_.men[1], black_squares), kBlackMenSquares & ~white_men);
         const Bitboard free = Board::all & ~(white_men | black_men);
-        const Bitboard white_kings =
-            deposit_bits(colex_unrank(white_kings_rank, sig_.kings[0], free_squares_), free);
         const Bitboard black_kings =
-            deposit_bits(colex_unrank(black_kings_rank, sig_.kings[1], free_squares_ - sig_.kings[0]), free & ~white_kings);
-        pos.pieces[White] = white_men | white_kings;
+            deposit_bits(colex_unrank(black_kings_rank, sig_.kings[1], free_squares_), free);
+        pos.pieces[White] = white_men;
         pos.pieces[Black] = black_men | black_kings;
-        pos.kings = white_kings | black_kings;
+        pos.kings = black_kings;
         pos.side_to_move = White;
         return pos;
     }
 
-private:
+    // Puts the white kings of rank `rank` on the squares `frame` leaves free.
+    void add_white_kings(Position<V>& frame, std::uint64_t rank) const {
+        const Bitboard squares = Board::all & ~frame.occupied();
+        const Bitboard white_kings =
+            deposit_bits(colex_unrank(rank, sig_.kings[0], free_squares_ - sig_.kings[1]), squares);
+        frame.pieces[White] |= white_kings;
+        frame.kings |= white_kings;
+    }
+
     // White's back row (rank 1): white men may stand there, black men never.
     static constexpr Bitboard kWhiteBackRow = Board::promotion_row(Black);
     static constexpr Bitboard kBlackMenSquares = Board::all & ~Board::promotion_row(Black);
@@ -179,8 +230,8 @@ private:
     std::array<std::uint64_t, Board::per_row + 2> men_offset_{};
     std::uint64_t men_count_ = 0;
     int free_squares_ = 0;
-    std::uint64_t white_king_ways_ = 1;
     std::uint64_t black_king_ways_ = 1;
+    std::uint64_t white_king_ways_ = 1;
     std::uint64_t size_ = 0;
 };
 
