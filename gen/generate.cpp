@@ -177,7 +177,7 @@ template <class V, class T>
 std::vector<TableStats> solve_and_write(const MaterialSignature& key, std::unique_ptr<ChildTables<V>> children,
                                         const GenerateOptions& o, ProgressLine& progress_line) {
     const auto start = Clock::now();
-    PairSolver<V, T> solver(key, *children);
+    PairSolver<V, T> solver(key, *children, o.parallel_positions);
     solver.solve(SolveProgress{[&](const std::string& stage, std::uint64_t done, std::uint64_t total) {
         progress_line.update(stage, done, total);
     }});

@@ -22,6 +22,8 @@ struct GenerateOptions {
     int threads = 0;  // 0: OpenMP's default
     std::optional<MaterialSignature> only;
     bool progress = false;  // a live progress line (on a terminal)
+    // Pairs smaller than this are solved on one thread (see PairSolver).
+    std::uint64_t parallel_positions = std::uint64_t{1} << 22;
 };
 
 // What one solved table holds (one side to move); also written as the

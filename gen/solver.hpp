@@ -57,8 +57,18 @@ public:
     using Gen = MoveGenerator<V>;
     using Board = typename V::Board;
 
-    PairSolver(const MaterialSignature& sig, const ChildTables<V>& children)
-        : children_(children), sides_{Side(sig), Side(sig.mirror())}, side_count_(sig.is_symmetric() ? 1 : 2) {}
+    // Below `parallel_positions` positions a loop runs on one thread: each
+    // level of a small table is too little work to pay for starting and
+    // joining threads, which on a loaded machine can cost a scheduler time
+    // slice per barrier. Tests set it to 0 to run every loop in parallel.
+    static constexpr std::uint64_t kDefaultParallelPositions = std::uint64_t{1} << 22;
+
+    PairSolver(const MaterialSignature& sig, const ChildTables<V>& children,
+               std::uint64_t parallel_positions = kDefaultParallelPositions)
+        : children_(children),
+          sides_{Side(sig), Side(sig.mirror())},
+          side_count_(sig.is_symmetric() ? 1 : 2),
+          parallel_words_(parallel_positions / 64) {}
 
     int side_count() const { return side_count_; }
     const PositionIndex<V>& index(int side) const { return sides_[side].index; }
@@ -92,7 +102,7 @@ public:
         // Whatever no level resolved is a draw.
         for (int s = 0; s < side_count_; ++s) {
             Side& side = sides_[s];
-#pragma omp parallel for schedule(static) if (side.values.size() > 64 * kParallelWords)
+#pragma omp parallel for schedule(static) if (side.values.size() > 64 * parallel_words_)
             for (std::uint64_t i = 0; i < side.values.size(); ++i)
                 if (!side.resolved.test(i)) side.values[i] = Codec::kDraw;
             side.resolved = Bitmap();
@@ -110,12 +120,6 @@ private:
         Bitmap captures;
     };
 
-    // Below this many 64-position words (4M positions) a loop runs on one
-    // thread: each level of a small table is too little work to pay for
-    // starting and joining threads, which on a loaded machine can cost a
-    // scheduler time slice per barrier.
-    static constexpr std::uint64_t kParallelWords = std::uint64_t{1} << 16;
-
     int other(int s) const { return side_count_ == 1 ? 0 : 1 - s; }
 
     static T load(const T& v) { return std::atomic_ref<const T>(v).load(std::memory_order_relaxed); }
@@ -131,7 +135,7 @@ private:
         int max_pending = 0;
         std::atomic<bool> overflow{false};
         std::atomic<std::uint64_t> done{0};
-#pragma omp parallel reduction(max : max_pending) if (words > kParallelWords)
+#pragma omp parallel reduction(max : max_pending) if (words > parallel_words_)
         {
             typename PositionIndex<V>::Cursor cursor(side.index);
             MoveList exits;
@@ -217,7 +221,7 @@ private:
         const std::uint64_t size = side.index.size();
         const std::uint64_t words = side.resolved.word_count();
         std::uint64_t selected = 0;
-#pragma omp parallel reduction(+ : selected) if (words > kParallelWords)
+#pragma omp parallel reduction(+ : selected) if (words > parallel_words_)
         {
             typename PositionIndex<V>::Cursor cursor(side.index);
 #pragma omp for schedule(dynamic, 64)
@@ -243,7 +247,7 @@ private:
         const std::uint64_t size = side.index.size();
         const std::uint64_t words = side.resolved.word_count();
         std::uint64_t selected = 0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : selected) if (words > kParallelWords)
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : selected) if (words > parallel_words_)
         for (std::uint64_t w = 0; w < words; ++w) {
             const int count = int(std::min<std::uint64_t>(64, size - w * 64));
             const std::uint64_t wins = match_mask(&side.values[w * 64], count, T(n));
@@ -309,7 +313,7 @@ private:
                 if (side.selected.word(w)) throw DistanceOverflow("distance above " + std::to_string(Codec::kMaxDistance));
             return;
         }
-#pragma omp parallel if (words > kParallelWords)
+#pragma omp parallel if (words > parallel_words_)
         {
             typename PositionIndex<V>::Cursor cursor(side.index);
 #pragma omp for schedule(dynamic, 16)
@@ -340,6 +344,7 @@ private:
     const ChildTables<V>& children_;
     Side sides_[2];
     int side_count_;
+    std::uint64_t parallel_words_;
 };
 
 }  // namespace dtb
