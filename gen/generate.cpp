@@ -33,6 +33,11 @@ std::filesystem::path manifest_path(const std::filesystem::path& dir, VariantId 
     return dir / (table_basename(variant, sig) + ".json");
 }
 
+void reset_peak_resident_bytes() {
+    // Writing 5 to clear_refs resets the high-water mark (Linux 4.0 and later).
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
 std::uint64_t peak_resident_bytes() {
     std::ifstream status("/proc/self/status");
     std::string line;
@@ -174,14 +179,14 @@ void write_table_files(const GenerateOptions& o, const MaterialSignature& sig, s
 }
 
 template <class V, class T>
-std::vector<TableStats> solve_and_write(const MaterialSignature& key, std::unique_ptr<ChildTables<V>> children,
+std::vector<TableStats> solve_and_write(const MaterialSignature& key,
+                                        const typename PairSolver<V, T>::ChildLoader& load_children,
                                         const GenerateOptions& o, ProgressLine& progress_line) {
     const auto start = Clock::now();
-    PairSolver<V, T> solver(key, *children, o.parallel_positions);
+    PairSolver<V, T> solver(key, load_children, o.parallel_positions);
     solver.solve(SolveProgress{[&](const std::string& stage, std::uint64_t done, std::uint64_t total) {
         progress_line.update(stage, done, total);
     }});
-    children.reset();  // not needed for writing: free it first
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     const std::uint64_t peak = peak_resident_bytes();
     std::vector<TableStats> out;
@@ -223,13 +228,11 @@ std::vector<TableStats> compress_solved(const MaterialSignature& key, const Gene
 
 template <class V>
 std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateOptions& o, std::ostream& log) {
+    reset_peak_resident_bytes();  // so that each manifest's peak is its own pair's
     if (is_solved(o.dir, o.variant, key) && is_solved(o.dir, o.variant, key.mirror())) return compress_solved(key, o);
-    auto load_children = [&] {
+    auto load_children = [&](const MaterialSignature& side) {
         auto children = std::make_unique<ChildTables<V>>();
-        std::set<MaterialSignature> needed;
-        for (const MaterialSignature& side : {key, key.mirror()})
-            for (const MaterialSignature& child : successor_signatures(side)) needed.insert(child);
-        for (const MaterialSignature& child : needed) {
+        for (const MaterialSignature& child : successor_signatures(side)) {
             const auto path = raw_table_path(o.dir, o.variant, child);
             if (!std::filesystem::exists(path))
                 throw std::runtime_error("table " + path.string() + " (needed by " + key.name() + ") is missing");
@@ -239,10 +242,10 @@ std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateO
     };
     ProgressLine progress_line(o.progress, table_basename(o.variant, key));
     try {
-        return solve_and_write<V, std::uint8_t>(key, load_children(), o, progress_line);
+        return solve_and_write<V, std::uint8_t>(key, load_children, o, progress_line);
     } catch (const DistanceOverflow&) {
         log << key.name() << ": distances do not fit a byte; solving again with 16-bit values\n";
-        return solve_and_write<V, std::uint16_t>(key, load_children(), o, progress_line);
+        return solve_and_write<V, std::uint16_t>(key, load_children, o, progress_line);
     }
 }
 

@@ -41,7 +41,7 @@ struct TableStats {
     std::uint64_t wdl_bytes = 0;  // compressed WDL file size
     std::uint64_t dtw_bytes = 0;  // compressed DTW file size
     std::uint64_t positions_in_flight = 0;  // the pair's positions
-    std::uint64_t peak_rss_bytes = 0;       // process high-water mark after the pair
+    std::uint64_t peak_rss_bytes = 0;       // the process's peak resident memory while solving the pair
 };
 
 std::string table_basename(VariantId variant, const MaterialSignature& sig);
@@ -51,7 +51,8 @@ std::filesystem::path manifest_path(const std::filesystem::path& dir, VariantId 
 // Builds what is missing; returns the stats of the tables built this run.
 std::vector<TableStats> generate_tables(const GenerateOptions& options, std::ostream& log);
 
-// The process's peak resident memory so far (VmHWM), in bytes.
+// The process's peak resident memory (VmHWM) since the last reset, in bytes.
 std::uint64_t peak_resident_bytes();
+void reset_peak_resident_bytes();
 
 }  // namespace dtb

@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "gen/bitmap.hpp"
@@ -63,9 +64,14 @@ public:
     // slice per barrier. Tests set it to 0 to run every loop in parallel.
     static constexpr std::uint64_t kDefaultParallelPositions = std::uint64_t{1} << 22;
 
-    PairSolver(const MaterialSignature& sig, const ChildTables<V>& children,
+    // Loads the tables that the captures and crownings of one side lead
+    // into. They are needed only while that side is initialised, so each
+    // side's are loaded then and freed after: the pair never holds both.
+    using ChildLoader = std::function<std::unique_ptr<ChildTables<V>>(const MaterialSignature& side)>;
+
+    PairSolver(const MaterialSignature& sig, ChildLoader load_children,
                std::uint64_t parallel_positions = kDefaultParallelPositions)
-        : children_(children),
+        : load_children_(std::move(load_children)),
           sides_{Side(sig), Side(sig.mirror())},
           side_count_(sig.is_symmetric() ? 1 : 2),
           parallel_words_(parallel_positions / 64) {}
@@ -88,7 +94,10 @@ public:
             sides_[s].captures = Bitmap(sides_[s].index.size());
         }
         int max_pending = 0;
-        for (int s = 0; s < side_count_; ++s) max_pending = std::max(max_pending, initialise(s, progress));
+        for (int s = 0; s < side_count_; ++s) {
+            const auto children = load_children_(sides_[s].index.signature());
+            max_pending = std::max(max_pending, initialise(s, *children, progress));
+        }
         std::uint64_t new_before = 1;
         for (int n = 0;; ++n) {
             if (n > Codec::kMaxDistance) throw DistanceOverflow("distance above " + std::to_string(Codec::kMaxDistance));
@@ -128,7 +137,7 @@ private:
     // Resolves what a position's exits decide and records what they promise.
     // Returns the largest distance set (the level the loop must reach: a
     // position resolved here is propagated at the level of its value).
-    int initialise(int s, const SolveProgress& progress) {
+    int initialise(int s, const ChildTables<V>& children, const SolveProgress& progress) {
         Side& side = sides_[s];
         const std::uint64_t size = side.index.size();
         const std::uint64_t words = side.resolved.word_count();
@@ -158,7 +167,7 @@ private:
                     int best_win = -1, worst_loss = -1;
                     bool draw = false;
                     for (const Move& m : exits) {
-                        const int v = children_.value(pos.after(m));
+                        const int v = children.value(pos.after(m));
                         if (v == kDrawValue)
                             draw = true;
                         else if (is_loss(v))
@@ -341,7 +350,7 @@ private:
         }
     }
 
-    const ChildTables<V>& children_;
+    ChildLoader load_children_;
     Side sides_[2];
     int side_count_;
     std::uint64_t parallel_words_;
