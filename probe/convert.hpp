@@ -58,6 +58,7 @@ Outcome<Position<V>> from_c(const dtb_position& c) {
     // The game ended when the other side lost its last piece: that position
     // never stands with its winner to move, and no table holds it.
     const Color us = pos->side_to_move;
+    if (!pos->occupied()) return Failure{Status::bad_position, "bad position: the board is empty"};
     if (pos->pieces[us] && !pos->pieces[opponent(us)])
         return Failure{Status::bad_position, "bad position: the side not to move has no pieces: the game is already over"};
     return pos;

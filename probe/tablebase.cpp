@@ -98,16 +98,17 @@ Outcome<std::unique_ptr<Tablebase>> Tablebase::open(const std::vector<std::files
 Tablebase::~Tablebase() = default;
 
 Failure Tablebase::not_found(VariantId variant, const MaterialSignature& sig, compress::Metric metric) const {
+    std::string where;
+    for (const auto& dir : dirs_) where += (where.empty() ? "" : ", ") + dir.string();
+    const std::string missing =
+        table_file_name(variant, sig, metric) + " (looked in " + (where.empty() ? "no directory" : where) + ")";
     const int most = max_pieces(variant);
     // With no table of the variant at all, "missing" says more than "too many".
     if (most > 0 && sig.total() > most)
-        return Failure{Status::too_many_pieces,
-                       "a position with " + std::to_string(sig.total()) + " pieces: the largest " +
-                           std::string(variant_name(variant)) + " table here has " + std::to_string(most)};
-    std::string where;
-    for (const auto& dir : dirs_) where += (where.empty() ? "" : ", ") + dir.string();
-    return Failure{Status::missing_table, "missing table " + table_file_name(variant, sig, metric) + " (looked in " +
-                                              (where.empty() ? "no directory" : where) + ")"};
+        return Failure{Status::too_many_pieces, "a position with " + std::to_string(sig.total()) +
+                                                    " pieces: the largest " + std::string(variant_name(variant)) +
+                                                    " table here has " + std::to_string(most) + "; no " + missing};
+    return Failure{Status::missing_table, "missing table " + missing};
 }
 
 Outcome<const OpenTable*> Tablebase::table(VariantId variant, const MaterialSignature& sig,

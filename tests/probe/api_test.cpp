@@ -136,6 +136,9 @@ TEST(Position, MalformedPositionsAreRefused) {
     p.black = 0;  // White to move and Black has nothing: the game ended a move ago
     p.kings &= p.white;
     expect_bad(p, DTB_BAD_POSITION, "already over");
+    p = good;
+    p.white = p.black = p.kings = 0;
+    expect_bad(p, DTB_BAD_POSITION, "board is empty");
     p = c_position<Russian>("W:W21-32:B1-12");
     p.white |= 1u << 12;  // 13 white pieces
     expect_bad(p, DTB_BAD_POSITION, "too many white pieces");

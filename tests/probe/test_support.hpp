@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <sstream>
@@ -50,8 +51,9 @@ class ScratchDir {
 public:
     ScratchDir() {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        static std::atomic<int> count{0};  // several in one test must not share a path
         std::string name = "dtb_probe_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-                           std::to_string(::getpid());
+                           std::to_string(::getpid()) + "_" + std::to_string(count++);
         for (char& c : name)
             if (c == '/') c = '_';
         path_ = std::filesystem::temp_directory_path() / name;
