@@ -346,7 +346,7 @@ void add_probe_commands(CLI::App& app) {
         "per line on standard input and one result per line on standard output.\n"
         "Exit status: 0 all answered, 1 a table was missing or damaged, 2 a bad FEN or position.\n"
         "Examples:\n"
-        "  dtb probe --variant russian --dir tables --fen W:WKa1,Kc3,Ke1:Kh8\n"
+        "  dtb probe --variant russian --dir tables --fen W:WKa1,Kc3,Ke1:BKh8\n"
         "  printf 'W:WKa1:Bh8\\nB:WKc3:Bh8\\n' | dtb probe --variant russian --dir tables --json");
     add_variant_option(probe, p->variant);
     probe->add_option("--dir", p->dirs, "Directory holding the .wdl and .dtw files (repeat for several)")
