@@ -2,6 +2,8 @@
 //
 // dtb probe goes through the C API of dtb/probe.h, the same calls an engine
 // makes, so that what the program prints is what engines get.
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
@@ -182,6 +184,8 @@ void run_probe(const ProbeOptions& o) {
     }
     // One FEN per line; blank lines are skipped. Every other line gets one
     // line of output, so results stay in step with the input.
+    if (::isatty(STDIN_FILENO))
+        std::cerr << "dtb probe: reading FENs from standard input, one per line (end with Ctrl-D; or use --fen)\n";
     bool bad_input = false, failed = false;
     std::string line;
     while (std::getline(std::cin, line)) {
@@ -224,7 +228,9 @@ struct TableInfo {
 };
 
 TableInfo inspect(const std::filesystem::path& path, const probe::TableName& name, bool quick) {
-    TableInfo t{path, name, 0, std::filesystem::file_size(path), {}};
+    std::error_code ec;
+    const std::uint64_t bytes = std::filesystem::file_size(path, ec);  // fails for a directory
+    TableInfo t{path, name, 0, ec ? 0 : bytes, {}};
     auto file = compress::TableFile::open(path, nullptr);
     if (!file) {
         t.problem = file.error().message;

@@ -210,6 +210,11 @@ TEST(Cli, InfoReportsDamage) {
     EXPECT_NE(full.out.find("BAD"), std::string::npos) << full.out;
     EXPECT_NE(full.out.find("russian-KvK.dtw"), std::string::npos) << full.out;
     EXPECT_EQ(dtb("info --dir " + quote(dir.path().string()) + " --json").status, 1);
+    // A directory where a table should be is reported, not a crash.
+    std::filesystem::create_directory(dir / "russian-KvKK.wdl");
+    const Output odd = dtb("info --quick --dir " + quote(dir.path().string()));
+    EXPECT_EQ(odd.status, 1) << odd.err;
+    EXPECT_NE(odd.out.find("not a regular file"), std::string::npos) << odd.out;
 }
 
 TEST(Cli, HelpTeaches) {
