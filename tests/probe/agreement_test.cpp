@@ -22,6 +22,9 @@ struct Case {
     MaterialSignature signature;
 };
 
+// How CTest and gtest show a case ("russian-KKvK"), instead of its bytes.
+void PrintTo(const Case& c, std::ostream* out) { *out << variant_name(c.variant) << "-" << c.signature.name(); }
+
 std::vector<Case> cases(VariantId variant, int pieces) {
     std::vector<Case> out;
     for (const MaterialSignature& sig : all_signatures(variant, pieces)) out.push_back({variant, sig});
