@@ -147,13 +147,21 @@ public:
     }
 
 private:
-    // A position with no capture for the side to move: its table's value.
-    Outcome<int> read_wdl(const Position<V>& pos) const {
+    // Where a position with no capture for the side to move is stored:
+    // turned so that White moves, in its signature's table, at its rank.
+    struct Entry {
+        MaterialSignature signature;
+        std::uint64_t index = 0;
+    };
+
+    // The entry and its WDL (-1, 0, 1), from the WDL file.
+    Outcome<int> read_wdl(const Position<V>& pos, Entry* entry = nullptr) const {
         const Position<V> normal = normalize(pos);
         const MaterialSignature sig = signature_of(normal);
         auto table = tb_.table(kVariant, sig, compress::Metric::wdl);
         if (!table) return table.take_failure();
         const std::uint64_t index = (*table)->template index_for<V>().rank(normal);
+        if (entry) *entry = Entry{sig, index};
         const auto symbol = (*table)->file->read(index);
         if (!symbol) return read_failure(symbol.error());
         switch (*symbol) {
@@ -167,15 +175,16 @@ private:
         }
     }
 
+    // The WDL file gives the result, the DTW file (same signature, same
+    // index) half the distance.
     Outcome<int> read_value(const Position<V>& pos) const {
-        auto wdl = read_wdl(pos);
+        Entry entry;
+        auto wdl = read_wdl(pos, &entry);
         if (!wdl) return wdl;
         if (*wdl == 0) return kDraw;
-        const Position<V> normal = normalize(pos);
-        const MaterialSignature sig = signature_of(normal);
-        auto table = tb_.table(kVariant, sig, compress::Metric::dtw);
+        auto table = tb_.table(kVariant, entry.signature, compress::Metric::dtw);
         if (!table) return table.take_failure();
-        const auto symbol = (*table)->file->read((*table)->template index_for<V>().rank(normal));
+        const auto symbol = (*table)->file->read(entry.index);
         if (!symbol) return read_failure(symbol.error());
         return dtw_from_symbol(*symbol, *wdl > 0);
     }
