@@ -6,6 +6,7 @@
 
 namespace dtb {
 void add_gen_commands(CLI::App& app);
+void add_probe_commands(CLI::App& app);
 }
 
 int main(int argc, char** argv) {
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "dtb 0.1.0");
     dtb::add_rules_commands(app);
     dtb::add_gen_commands(app);
+    dtb::add_probe_commands(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

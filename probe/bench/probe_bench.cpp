@@ -1,0 +1,212 @@
+// Probe latency and throughput on real tables, through the C API.
+//
+//   DTB_BENCH_DIR=tables [DTB_BENCH_VARIANT=russian] probe_bench
+//
+// Positions are drawn at random from the tables with the most pieces in
+// the directory (uniformly over their positions, either side to move):
+// "quiet" ones, whose side to move has no capture (one table read: what an
+// engine mostly probes), and "any" (capture positions included, which the
+// probe resolves by searching the captures).
+//
+//   warm        the blocks are in the cache (every position probed once
+//               before timing)
+//   nocache     a handle without cache: every probe checks and
+//               decompresses its block (the file is open and mapped)
+//   cold        a fresh handle for every probe: the file is opened,
+//               mapped and validated, then the block decompressed. The OS
+//               page cache is left as it is (warm after the first runs).
+//
+// Each probe is timed on its own (steady_clock, some 20 ns of which is the
+// clock itself); the counters median_ns and p99_ns are over all timed
+// probes. items_per_second is the throughput (per thread with Threads(2):
+// Google Benchmark sums the threads' rates).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <random>
+
+#include "dtb/probe.h"
+#include "probe/convert.hpp"
+#include "probe/tablebase.hpp"
+
+namespace {
+
+using namespace dtb;
+using Clock = std::chrono::steady_clock;
+
+struct Setup {
+    std::string dir;
+    int variant = DTB_RUSSIAN;
+    int pieces = 0;
+    std::vector<dtb_position> quiet, any;
+};
+
+template <class V>
+void draw_positions(Setup& s, const std::vector<MaterialSignature>& sigs) {
+    std::mt19937_64 rng(20240601);
+    std::vector<std::uint64_t> sizes;
+    for (const auto& sig : sigs) sizes.push_back(PositionIndex<V>(sig).size());
+    std::discrete_distribution<std::size_t> pick(sizes.begin(), sizes.end());
+    while (s.quiet.size() < 100000 || s.any.size() < 100000) {
+        const std::size_t t = pick(rng);
+        Position<V> pos = PositionIndex<V>(sigs[t]).unrank(rng() % sizes[t]);
+        if (rng() % 2) pos = flip(pos);
+        const dtb_position c = probe::to_c(pos);
+        if (s.any.size() < 100000) s.any.push_back(c);
+        if (s.quiet.size() < 100000 && !MoveGenerator<V>::has_capture(pos)) s.quiet.push_back(c);
+    }
+}
+
+const Setup& setup() {
+    static const Setup s = [] {
+        Setup s;
+        const char* dir = std::getenv("DTB_BENCH_DIR");
+        s.dir = dir ? dir : "tables";
+        const char* variant = std::getenv("DTB_BENCH_VARIANT");
+        const VariantId id = variant && std::string(variant) == "international" ? VariantId::International
+                                                                                 : VariantId::Russian;
+        s.variant = id == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
+        std::vector<MaterialSignature> sigs;
+        for (const auto& entry : std::filesystem::directory_iterator(s.dir)) {
+            const auto name = probe::parse_table_file_name(entry.path().filename().string());
+            if (!name || name->variant != id || name->metric != compress::Metric::wdl) continue;
+            if (name->signature.total() > s.pieces) {
+                s.pieces = name->signature.total();
+                sigs.clear();
+            }
+            if (name->signature.total() == s.pieces) sigs.push_back(name->signature);
+        }
+        if (sigs.empty()) {
+            std::cerr << "no " << variant_name(id) << " tables in " << s.dir << " (set DTB_BENCH_DIR)\n";
+            std::exit(2);
+        }
+        with_variant(id, [&]<class V>() { draw_positions<V>(s, sigs); });
+        std::cerr << s.pieces << "-piece " << variant_name(id) << " positions from " << sigs.size() << " tables in "
+                  << s.dir << "\n";
+        return s;
+    }();
+    return s;
+}
+
+dtb_tablebase* open_handle(std::size_t cache_bytes) {
+    const char* dirs[] = {setup().dir.c_str()};
+    const dtb_options options{cache_bytes};
+    dtb_tablebase* tb = nullptr;
+    char err[512];
+    if (dtb_open(dirs, 1, &options, &tb, err, sizeof err) != DTB_OK) {
+        std::cerr << err << '\n';
+        std::exit(2);
+    }
+    return tb;
+}
+
+using ProbeFn = int (*)(dtb_tablebase*, const dtb_position*, dtb_value*);
+
+// One shared, warmed handle (a cache large enough for every block probed).
+dtb_tablebase* warm_handle() {
+    static dtb_tablebase* tb = [] {
+        dtb_tablebase* t = open_handle(std::size_t{2} << 30);
+        dtb_value v;
+        for (const auto* pool : {&setup().quiet, &setup().any})
+            for (const dtb_position& p : *pool)
+                if (dtb_probe_dtw(t, &p, &v) != DTB_OK) {
+                    std::cerr << dtb_error_message(t) << '\n';
+                    std::exit(2);
+                }
+        return t;
+    }();
+    return tb;
+}
+
+void report(benchmark::State& state, std::vector<double>& ns) {
+    if (ns.empty()) return;
+    std::sort(ns.begin(), ns.end());
+    state.counters["median_ns"] = ns[ns.size() / 2];
+    state.counters["p99_ns"] = ns[ns.size() * 99 / 100];
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
+void probe_loop(benchmark::State& state, dtb_tablebase* tb, ProbeFn fn, const std::vector<dtb_position>& pool) {
+    std::vector<double> ns;
+    ns.reserve(1 << 20);
+    std::size_t i = static_cast<std::size_t>(state.thread_index()) * 7919;
+    for (auto _ : state) {
+        const dtb_position& p = pool[i++ % pool.size()];
+        dtb_value v;
+        const auto t0 = Clock::now();
+        const int status = fn(tb, &p, &v);
+        const auto t1 = Clock::now();
+        benchmark::DoNotOptimize(v);
+        if (status != DTB_OK) state.SkipWithError(dtb_error_message(tb));
+        if (ns.size() < ns.capacity()) ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
+    }
+    report(state, ns);
+}
+
+void BM_WdlWarmQuiet(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_wdl, setup().quiet); }
+void BM_DtwWarmQuiet(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_dtw, setup().quiet); }
+void BM_WdlWarmAny(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_wdl, setup().any); }
+void BM_DtwWarmAny(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_dtw, setup().any); }
+
+void nocache(benchmark::State& state, ProbeFn fn) {
+    static dtb_tablebase* tb = open_handle(0);
+    probe_loop(state, tb, fn, setup().quiet);
+}
+void BM_WdlNoCacheQuiet(benchmark::State& state) { nocache(state, dtb_probe_wdl); }
+void BM_DtwNoCacheQuiet(benchmark::State& state) { nocache(state, dtb_probe_dtw); }
+
+// A fresh handle per probe; only the probe is timed.
+void cold(benchmark::State& state, ProbeFn fn) {
+    const auto& pool = setup().quiet;
+    std::vector<double> ns;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        dtb_tablebase* tb = open_handle(std::size_t{64} << 20);
+        dtb_value v;
+        const auto t0 = Clock::now();
+        const int status = fn(tb, &pool[i++ % pool.size()], &v);
+        const auto t1 = Clock::now();
+        if (status != DTB_OK) state.SkipWithError(dtb_error_message(tb));
+        const double elapsed = std::chrono::duration<double>(t1 - t0).count();
+        state.SetIterationTime(elapsed);
+        ns.push_back(elapsed * 1e9);
+        dtb_close(tb);
+    }
+    report(state, ns);
+}
+void BM_WdlColdHandleQuiet(benchmark::State& state) { cold(state, dtb_probe_wdl); }
+void BM_DtwColdHandleQuiet(benchmark::State& state) { cold(state, dtb_probe_dtw); }
+
+void BM_BestMoveWarm(benchmark::State& state) {
+    dtb_tablebase* tb = warm_handle();
+    const auto& pool = setup().quiet;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        dtb_move m;
+        dtb_value v;
+        const int status = dtb_best_move(tb, &pool[i++ % pool.size()], &m, &v);
+        if (status != DTB_OK && status != DTB_NO_MOVE) state.SkipWithError(dtb_error_message(tb));
+        benchmark::DoNotOptimize(m);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
+}  // namespace
+
+BENCHMARK(BM_WdlWarmQuiet);
+BENCHMARK(BM_DtwWarmQuiet);
+BENCHMARK(BM_WdlWarmAny);
+BENCHMARK(BM_DtwWarmAny);
+BENCHMARK(BM_WdlWarmQuiet)->Threads(2)->UseRealTime();
+BENCHMARK(BM_DtwWarmQuiet)->Threads(2)->UseRealTime();
+BENCHMARK(BM_WdlNoCacheQuiet);
+BENCHMARK(BM_DtwNoCacheQuiet);
+BENCHMARK(BM_WdlColdHandleQuiet)->UseManualTime()->Iterations(2000);
+BENCHMARK(BM_DtwColdHandleQuiet)->UseManualTime()->Iterations(2000);
+BENCHMARK(BM_BestMoveWarm);
+
+BENCHMARK_MAIN();

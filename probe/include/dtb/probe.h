@@ -1,0 +1,190 @@
+/*
+ * dtb probe: read draughts endgame tablebases (Russian 8x8 checkers and
+ * international 10x10 draughts) from a C or C++ program.
+ *
+ * Everything goes through a handle that dtb_open returns; there is no other
+ * state. Every function returns a status code (DTB_OK or a reason), never
+ * throws, never exits, and may be called from any number of threads at once
+ * on the same handle (dtb_close excepted). A damaged or missing table file
+ * gives an error naming the file, never a wrong value.
+ *
+ *   dtb_tablebase* tb;
+ *   char err[256];
+ *   const char* dirs[] = {"tables"};
+ *   if (dtb_open(dirs, 1, NULL, &tb, err, sizeof err) != DTB_OK) { puts(err); return; }
+ *   dtb_position pos;
+ *   dtb_position_from_fen(DTB_RUSSIAN, "W:WKa1,Kc3:Kh8", &pos, err, sizeof err);
+ *   dtb_value v;
+ *   if (dtb_probe_dtw(tb, &pos, &v) == DTB_OK) printf("wdl %d, %d plies\n", v.wdl, v.dtw);
+ *   else puts(dtb_error_message(tb));
+ *   dtb_close(tb);
+ *
+ * Values are always from the point of view of the side to move. DTW counts
+ * plies to the end of the game (the loser to move with no piece or no
+ * move), through captures and crownings: wins are odd, losses even.
+ */
+#ifndef DTB_PROBE_H
+#define DTB_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. */
+enum {
+    DTB_OK = 0,
+    DTB_MISSING_TABLE = 1,    /* a table the position needs is not in the directories (the message names it) */
+    DTB_CORRUPT_TABLE = 2,    /* a table file failed a check: wrong magic, version, checksum, size, contents */
+    DTB_BAD_POSITION = 3,     /* not a position of the variant (or a FEN that does not parse) */
+    DTB_TOO_MANY_PIECES = 4,  /* more pieces than the largest table of the variant in the directories */
+    DTB_IO_ERROR = 5,         /* a file or directory could not be opened, listed or mapped */
+    DTB_BAD_ARGUMENT = 6,     /* a NULL pointer or an unknown variant */
+    DTB_NO_MOVE = 7,          /* dtb_best_move: the side to move has no legal move (it has lost) */
+    DTB_BUFFER_TOO_SMALL = 8, /* the caller's array is too short; the needed size was written */
+    DTB_OUT_OF_MEMORY = 9,
+    DTB_INTERNAL_ERROR = 10   /* a bug in dtb: please report the message */
+};
+
+/* Variants. */
+enum { DTB_RUSSIAN = 0, DTB_INTERNATIONAL = 1 };
+
+/* Sides. */
+enum { DTB_WHITE = 0, DTB_BLACK = 1 };
+
+/* Game values, for the side to move. */
+enum { DTB_LOSS = -1, DTB_DRAW = 0, DTB_WIN = 1 };
+
+/*
+ * A position, independent of dtb's internal layout: bit (n - 1) stands for
+ * PDN square n (1..32 Russian, where 1 = b8 and 32 = g1; 1..50
+ * international). kings is a subset of white | black.
+ */
+typedef struct dtb_position {
+    uint64_t white;
+    uint64_t black;
+    uint64_t kings;
+    int side_to_move; /* DTB_WHITE or DTB_BLACK */
+    int variant;      /* DTB_RUSSIAN or DTB_INTERNATIONAL */
+} dtb_position;
+
+typedef struct dtb_options {
+    /* Bytes of decompressed blocks kept in memory, shared by all tables and
+     * threads. 0 turns caching off (every probe decompresses a block). */
+    size_t cache_bytes;
+} dtb_options;
+
+/* A value: wdl is DTB_WIN, DTB_DRAW or DTB_LOSS; dtw is the distance in
+ * plies, or -1 for a draw (and from dtb_probe_wdl, which reads no
+ * distances). */
+typedef struct dtb_value {
+    int wdl;
+    int dtw;
+} dtb_value;
+
+#define DTB_MAX_CAPTURED 20 /* a side has at most 20 pieces */
+#define DTB_MOVE_TEXT_SIZE 128
+
+/* A move. Squares are PDN numbers (1..32 or 1..50). */
+typedef struct dtb_move {
+    int from;
+    int to;
+    int crowns;     /* 1 if a man becomes a king */
+    int n_captured; /* 0 for a plain move */
+    int captured[DTB_MAX_CAPTURED]; /* PDN squares of the captured pieces, ascending */
+    char text[DTB_MOVE_TEXT_SIZE];  /* in the variant's notation: "c3-d4", "d2:h6:f8:c5:a7", "32-28", "47:24:35" */
+} dtb_move;
+
+/* A move and the value it leads to, for the side making it (dtb_probe_root). */
+typedef struct dtb_root_move {
+    dtb_move move;
+    dtb_value value;
+} dtb_root_move;
+
+typedef struct dtb_tablebase dtb_tablebase;
+
+/*
+ * Opens the tables in `dirs` (n_dirs directories; a table found in several
+ * is taken from the first). The directories are listed now; the files are
+ * opened when a probe first needs them, so tables added later need a new
+ * handle. opts may be NULL (a 64 MiB cache). On failure *out is NULL and a
+ * message is written to err (err_len bytes with the final NUL; err may be
+ * NULL).
+ */
+int dtb_open(const char* const* dirs, size_t n_dirs, const dtb_options* opts, dtb_tablebase** out, char* err,
+             size_t err_len);
+
+/* Closes the handle and frees everything. No other call may be running on
+ * it. NULL is allowed. */
+void dtb_close(dtb_tablebase* tb);
+
+/* The largest number of pieces of any table of `variant` in the
+ * directories (0 if none): positions with more pieces and no capture get
+ * DTB_TOO_MANY_PIECES. */
+int dtb_max_pieces(const dtb_tablebase* tb, int variant);
+
+/* Why the last call on `tb` from this thread failed (the message names the
+ * table file where one is involved). Valid until this thread's next failing
+ * call on the handle; "" if none failed. */
+const char* dtb_error_message(const dtb_tablebase* tb);
+
+/* A fixed text for a status code: "missing table", ... */
+const char* dtb_status_name(int status);
+
+/* Reads a PDN FEN: "W:W31,32,K46:B1,2,K5", "W:Wa1,c3,Kh2:Bb8" (Russian reads
+ * algebraic squares and numbers 1..32). On failure writes a message to err. */
+int dtb_position_from_fen(int variant, const char* fen, dtb_position* out, char* err, size_t err_len);
+
+/* Writes the position as a FEN (Russian squares algebraic). */
+int dtb_position_to_fen(const dtb_position* pos, char* buf, size_t buf_len);
+
+/*
+ * The game value of the position, dtw -1. Reads the position's WDL table;
+ * when the side to move must capture, searches the captures instead and
+ * reads the tables they lead into.
+ */
+int dtb_probe_wdl(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value);
+
+/* The game value and the distance to the end of the game in plies (dtw -1
+ * for a draw). Reads the WDL and the DTW table. */
+int dtb_probe_dtw(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value);
+
+/*
+ * Every legal move with the value it leads to for the side to move (a win
+ * in d plies means the position after the move is lost in d - 1). Writes at
+ * most `capacity` moves and sets *count to the number of legal moves; if
+ * that is more than capacity, returns DTB_BUFFER_TOO_SMALL. Needs the DTW
+ * tables.
+ */
+int dtb_probe_root(dtb_tablebase* tb, const dtb_position* pos, dtb_root_move* moves, size_t capacity,
+                   size_t* count);
+
+/*
+ * A move that realises the position's value: the fastest win, the longest
+ * loss, or a move that keeps the draw (the first such move in a fixed
+ * order). `value` (may be NULL) receives the position's value. Returns
+ * DTB_NO_MOVE when the side to move has no legal move.
+ */
+int dtb_best_move(dtb_tablebase* tb, const dtb_position* pos, dtb_move* move, dtb_value* value);
+
+/*
+ * The line to the end of the game: best moves for both sides until the
+ * loser stands with no move or no piece; it has value->dtw moves. For a
+ * draw there is no such line: value->wdl is DTB_DRAW and *length is 0.
+ * Writes at most `capacity` moves; if the line is longer, returns
+ * DTB_BUFFER_TOO_SMALL with *length set to its length. `value` may be NULL.
+ */
+int dtb_principal_variation(dtb_tablebase* tb, const dtb_position* pos, dtb_move* moves, size_t capacity,
+                            size_t* length, dtb_value* value);
+
+/* The position after `move` (one of the position's legal moves, as
+ * dtb_best_move or dtb_probe_root gave it). */
+int dtb_position_after(const dtb_position* pos, const dtb_move* move, dtb_position* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DTB_PROBE_H */

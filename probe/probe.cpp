@@ -1,0 +1,303 @@
+// The C API of dtb/probe.h over Tablebase and Search. Every entry point
+// checks its arguments, turns the C position into the rules' Position for
+// its variant, and catches everything: nothing may unwind into C.
+#include "dtb/probe.h"
+
+#include <mutex>
+#include <new>
+#include <thread>
+#include <unordered_map>
+
+#include "probe/convert.hpp"
+#include "probe/search.hpp"
+#include "probe/tablebase.hpp"
+
+using dtb::probe::Failure;
+using dtb::probe::Status;
+
+static_assert(int(Status::ok) == DTB_OK && int(Status::missing_table) == DTB_MISSING_TABLE &&
+              int(Status::corrupt_table) == DTB_CORRUPT_TABLE && int(Status::bad_position) == DTB_BAD_POSITION &&
+              int(Status::too_many_pieces) == DTB_TOO_MANY_PIECES && int(Status::io_error) == DTB_IO_ERROR &&
+              int(Status::bad_argument) == DTB_BAD_ARGUMENT && int(Status::no_move) == DTB_NO_MOVE &&
+              int(Status::buffer_too_small) == DTB_BUFFER_TOO_SMALL &&
+              int(Status::out_of_memory) == DTB_OUT_OF_MEMORY && int(Status::internal_error) == DTB_INTERNAL_ERROR);
+
+struct dtb_tablebase {
+    std::unique_ptr<dtb::probe::Tablebase> tables;
+
+    // The last failure of each thread that called (errno-like, per handle).
+    // Written only when a call fails, so probing never takes this lock.
+    mutable std::mutex errors_mutex;
+    mutable std::unordered_map<std::thread::id, std::string> errors;
+
+    int fail(const Failure& f) const {
+        try {
+            std::lock_guard lock(errors_mutex);
+            errors[std::this_thread::get_id()] = f.message;
+        } catch (...) {
+            // Out of memory for the message: the status still says what happened.
+        }
+        return int(f.status);
+    }
+};
+
+namespace {
+
+using namespace dtb;
+using namespace dtb::probe;
+
+constexpr std::size_t kDefaultCacheBytes = std::size_t{64} << 20;
+
+// Runs `body` and turns any exception into a status (recorded on `tb`).
+template <class F>
+int guarded(const dtb_tablebase* tb, F&& body) noexcept {
+    Failure failure{Status::internal_error, "internal error"};
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        failure = Failure{Status::out_of_memory, "out of memory"};
+    } catch (const std::exception& e) {
+        try {
+            failure.message = std::string("internal error: ") + e.what();
+        } catch (...) {
+        }
+    } catch (...) {
+    }
+    return tb ? tb->fail(failure) : int(failure.status);
+}
+
+// Runs f.template operator()<V>() for the variant of `variant`.
+template <class F>
+int with_c_variant(int variant, F&& f) {
+    if (variant == DTB_RUSSIAN) return std::forward<F>(f).template operator()<Russian>();
+    if (variant == DTB_INTERNATIONAL) return std::forward<F>(f).template operator()<International>();
+    return DTB_BAD_ARGUMENT;
+}
+
+Failure unknown_variant(int variant) {
+    return Failure{Status::bad_argument, "unknown variant " + std::to_string(variant) +
+                                             ": use DTB_RUSSIAN (0) or DTB_INTERNATIONAL (1)"};
+}
+
+// The shared prologue of the probes: arguments checked, position converted.
+// Calls body(search, position) with the variant's types.
+template <class Body>
+int probe_position(dtb_tablebase* tb, const dtb_position* pos, bool out_ok, Body&& body) {
+    if (tb == nullptr) return DTB_BAD_ARGUMENT;
+    return guarded(tb, [&]() -> int {
+        if (pos == nullptr || !out_ok) return tb->fail({Status::bad_argument, "a NULL pointer argument"});
+        const int status = with_c_variant(pos->variant, [&]<class V>() -> int {
+            auto p = from_c<V>(*pos);
+            if (!p) return tb->fail(p.failure());
+            return body(Search<V>(*tb->tables), *p);
+        });
+        if (status == DTB_BAD_ARGUMENT && pos->variant != DTB_RUSSIAN && pos->variant != DTB_INTERNATIONAL)
+            return tb->fail(unknown_variant(pos->variant));
+        return status;
+    });
+}
+
+dtb_value c_value(int value) { return dtb_value{wdl_of(value), value == kDraw ? -1 : value}; }
+
+}  // namespace
+
+extern "C" {
+
+int dtb_open(const char* const* dirs, size_t n_dirs, const dtb_options* opts, dtb_tablebase** out, char* err,
+             size_t err_len) {
+    if (out == nullptr) {
+        copy_text("dtb_open: out is NULL", err, err_len);
+        return DTB_BAD_ARGUMENT;
+    }
+    *out = nullptr;
+    Failure failure{Status::internal_error, "internal error"};
+    try {
+        if (dirs == nullptr && n_dirs > 0) {
+            copy_text("dtb_open: dirs is NULL", err, err_len);
+            return DTB_BAD_ARGUMENT;
+        }
+        std::vector<std::filesystem::path> paths;
+        for (size_t i = 0; i < n_dirs; ++i) {
+            if (dirs[i] == nullptr) {
+                copy_text("dtb_open: dirs[" + std::to_string(i) + "] is NULL", err, err_len);
+                return DTB_BAD_ARGUMENT;
+            }
+            paths.emplace_back(dirs[i]);
+        }
+        auto tables = Tablebase::open(paths, opts ? opts->cache_bytes : kDefaultCacheBytes);
+        if (!tables) {
+            copy_text(tables.failure().message, err, err_len);
+            return int(tables.failure().status);
+        }
+        auto handle = std::make_unique<dtb_tablebase>();
+        handle->tables = std::move(*tables);
+        *out = handle.release();
+        copy_text("", err, err_len);
+        return DTB_OK;
+    } catch (const std::bad_alloc&) {
+        failure = Failure{Status::out_of_memory, "out of memory"};
+    } catch (const std::exception& e) {
+        failure.message = std::string("internal error: ") + e.what();
+    } catch (...) {
+    }
+    copy_text(failure.message, err, err_len);
+    return int(failure.status);
+}
+
+void dtb_close(dtb_tablebase* tb) { delete tb; }
+
+int dtb_max_pieces(const dtb_tablebase* tb, int variant) {
+    if (tb == nullptr || (variant != DTB_RUSSIAN && variant != DTB_INTERNATIONAL)) return 0;
+    return tb->tables->max_pieces(variant == DTB_RUSSIAN ? VariantId::Russian : VariantId::International);
+}
+
+const char* dtb_error_message(const dtb_tablebase* tb) {
+    if (tb == nullptr) return "no tablebase handle (NULL)";
+    std::lock_guard lock(tb->errors_mutex);
+    const auto it = tb->errors.find(std::this_thread::get_id());
+    // The string stays where it is until this thread's next failure:
+    // unordered_map never moves its elements.
+    return it == tb->errors.end() ? "" : it->second.c_str();
+}
+
+const char* dtb_status_name(int status) {
+    switch (status) {
+        case DTB_OK: return "ok";
+        case DTB_MISSING_TABLE: return "missing table";
+        case DTB_CORRUPT_TABLE: return "corrupt table";
+        case DTB_BAD_POSITION: return "bad position";
+        case DTB_TOO_MANY_PIECES: return "too many pieces";
+        case DTB_IO_ERROR: return "i/o error";
+        case DTB_BAD_ARGUMENT: return "bad argument";
+        case DTB_NO_MOVE: return "no legal move";
+        case DTB_BUFFER_TOO_SMALL: return "buffer too small";
+        case DTB_OUT_OF_MEMORY: return "out of memory";
+        case DTB_INTERNAL_ERROR: return "internal error";
+        default: return "unknown status";
+    }
+}
+
+int dtb_position_from_fen(int variant, const char* fen, dtb_position* out, char* err, size_t err_len) {
+    if (fen == nullptr || out == nullptr) {
+        copy_text("dtb_position_from_fen: a NULL pointer argument", err, err_len);
+        return DTB_BAD_ARGUMENT;
+    }
+    try {
+        const int status = with_c_variant(variant, [&]<class V>() {
+            *out = to_c(parse_fen<V>(fen));
+            return DTB_OK;
+        });
+        copy_text(status == DTB_OK ? "" : unknown_variant(variant).message, err, err_len);
+        return status;
+    } catch (const InputError& e) {
+        copy_text(e.what(), err, err_len);
+        return DTB_BAD_POSITION;
+    } catch (const std::bad_alloc&) {
+        copy_text("out of memory", err, err_len);
+        return DTB_OUT_OF_MEMORY;
+    } catch (const std::exception& e) {
+        copy_text(std::string("internal error: ") + e.what(), err, err_len);
+        return DTB_INTERNAL_ERROR;
+    } catch (...) {
+        copy_text("internal error", err, err_len);
+        return DTB_INTERNAL_ERROR;
+    }
+}
+
+int dtb_position_to_fen(const dtb_position* pos, char* buf, size_t buf_len) {
+    if (pos == nullptr || buf == nullptr) return DTB_BAD_ARGUMENT;
+    return guarded(nullptr, [&]() -> int {
+        return with_c_variant(pos->variant, [&]<class V>() -> int {
+            // A finished game still has a FEN: only what no board can hold is refused.
+            auto p = board_from_c<V>(*pos);
+            if (!p) return int(p.failure().status);
+            const std::string fen = to_fen(*p);
+            if (fen.size() + 1 > buf_len) return DTB_BUFFER_TOO_SMALL;
+            copy_text(fen, buf, buf_len);
+            return DTB_OK;
+        });
+    });
+}
+
+int dtb_probe_wdl(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) {
+    return probe_position(tb, pos, value != nullptr, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
+        auto wdl = search.wdl(p);
+        if (!wdl) return tb->fail(wdl.failure());
+        *value = dtb_value{*wdl, -1};
+        return DTB_OK;
+    });
+}
+
+int dtb_probe_dtw(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) {
+    return probe_position(tb, pos, value != nullptr, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
+        auto v = search.value(p);
+        if (!v) return tb->fail(v.failure());
+        *value = c_value(*v);
+        return DTB_OK;
+    });
+}
+
+int dtb_probe_root(dtb_tablebase* tb, const dtb_position* pos, dtb_root_move* moves, size_t capacity,
+                   size_t* count) {
+    const bool out_ok = count != nullptr && (moves != nullptr || capacity == 0);
+    return probe_position(tb, pos, out_ok, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
+        auto root = search.root(p);
+        if (!root) return tb->fail(root.failure());
+        *count = root->size();
+        for (size_t i = 0; i < root->size() && i < capacity; ++i)
+            moves[i] = dtb_root_move{to_c(p, (*root)[i].move), c_value((*root)[i].value)};
+        if (root->size() > capacity)
+            return tb->fail({Status::buffer_too_small, std::to_string(root->size()) + " legal moves, room for " +
+                                                           std::to_string(capacity)});
+        return DTB_OK;
+    });
+}
+
+int dtb_best_move(dtb_tablebase* tb, const dtb_position* pos, dtb_move* move, dtb_value* value) {
+    return probe_position(tb, pos, move != nullptr, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
+        auto best = search.best(p);
+        if (!best) return tb->fail(best.failure());
+        if (value) *value = c_value(*best ? (*best)->value : 0);
+        if (!*best) return tb->fail({Status::no_move, "the side to move has no legal move: it has lost"});
+        *move = to_c(p, (*best)->move);
+        return DTB_OK;
+    });
+}
+
+int dtb_principal_variation(dtb_tablebase* tb, const dtb_position* pos, dtb_move* moves, size_t capacity,
+                            size_t* length, dtb_value* value) {
+    const bool out_ok = length != nullptr && (moves != nullptr || capacity == 0);
+    return probe_position(tb, pos, out_ok, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
+        auto start = search.value(p);
+        if (!start) return tb->fail(start.failure());
+        if (value) *value = c_value(*start);
+        auto line = search.principal_variation(p);
+        if (!line) return tb->fail(line.failure());
+        *length = line->size();
+        Position<V> q = p;
+        for (size_t i = 0; i < line->size() && i < capacity; ++i) {
+            moves[i] = to_c(q, (*line)[i]);
+            q = q.after((*line)[i]);
+        }
+        if (line->size() > capacity)
+            return tb->fail({Status::buffer_too_small, "the line has " + std::to_string(line->size()) +
+                                                           " moves, room for " + std::to_string(capacity)});
+        return DTB_OK;
+    });
+}
+
+int dtb_position_after(const dtb_position* pos, const dtb_move* move, dtb_position* out) {
+    if (pos == nullptr || move == nullptr || out == nullptr) return DTB_BAD_ARGUMENT;
+    return guarded(nullptr, [&]() -> int {
+        return with_c_variant(pos->variant, [&]<class V>() -> int {
+            auto p = from_c<V>(*pos);
+            if (!p) return int(p.failure().status);
+            auto m = from_c(*p, *move);
+            if (!m) return int(m.failure().status);
+            *out = to_c(p->after(*m));
+            return DTB_OK;
+        });
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,199 @@
+// The value of any position from the table files, exactly as the generator
+// defines it (gen/solver.hpp, SPEC 3):
+//
+//   - the side to move has no piece: lost, DTW 0;
+//   - the side to move has a capture: the files do not store the position
+//     (don't care), so its captures are searched: each leads to less
+//     material, so the search ends;
+//       win  = 1 + the least DTW of the moves into lost positions,
+//       else a draw if a move draws,
+//       else loss = 1 + the greatest DTW of the moves (all into wins);
+//   - otherwise: turned so that the side to move is White, ranked in its
+//     signature's index, and read (WDL, then DTW for the distance).
+//
+// Values are plies to the end (odd: the side to move wins, even: it loses)
+// or kDraw, the generator's encoding (gen/values.hpp). Nothing here throws
+// on purpose; every failure names the table file involved.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compress/table_names.hpp"
+#include "probe/tablebase.hpp"
+#include "rules/movegen.hpp"
+#include "rules/notation.hpp"
+#include "rules/position_index.hpp"
+
+namespace dtb::probe {
+
+inline constexpr int kDraw = -1;
+
+// -1 loss, 0 draw, 1 win.
+inline int wdl_of(int value) { return value == kDraw ? 0 : value % 2 == 1 ? 1 : -1; }
+
+// The value for the side that moves into a position of value `child`.
+inline int value_before(int child) { return child == kDraw ? kDraw : child + 1; }
+
+// Whether value a is better than b for the side to move: the fastest win,
+// then a draw, then the longest loss.
+inline bool better(int a, int b) {
+    const auto rank = [](int v) { return v == kDraw ? 0 : v % 2 == 1 ? 1000000 - v : -1000000 + v; };
+    return rank(a) > rank(b);
+}
+
+template <class V>
+class Search {
+public:
+    static constexpr VariantId kVariant = V::Board::width == 8 ? VariantId::Russian : VariantId::International;
+
+    explicit Search(const Tablebase& tb) : tb_(tb) {}
+
+    // -1, 0 or 1 for the side to move. Reads WDL files only.
+    Outcome<int> wdl(const Position<V>& pos) const {
+        if (!pos.pieces[pos.side_to_move]) return -1;
+        if (!MoveGenerator<V>::has_capture(pos)) return read_wdl(pos);
+        MoveList moves;
+        MoveGenerator<V>::generate(pos, moves);
+        int best = -1;
+        for (const Move& m : moves) {
+            auto child = wdl(pos.after(m));
+            if (!child) return child;
+            best = std::max(best, -*child);
+        }
+        return best;
+    }
+
+    // Plies to the end, or kDraw. Reads WDL and DTW files.
+    Outcome<int> value(const Position<V>& pos) const {
+        if (!pos.pieces[pos.side_to_move]) return 0;
+        if (!MoveGenerator<V>::has_capture(pos)) return read_value(pos);
+        MoveList moves;
+        MoveGenerator<V>::generate(pos, moves);
+        std::optional<int> best;
+        for (const Move& m : moves) {
+            auto child = value(pos.after(m));
+            if (!child) return child;
+            const int mine = value_before(*child);
+            if (!best || better(mine, *best)) best = mine;
+        }
+        return *best;  // a capture position has at least one move
+    }
+
+    struct RootMove {
+        Move move;
+        int value;  // for the side making the move
+    };
+
+    // Every legal move and what it leads to, in move generation order.
+    Outcome<std::vector<RootMove>> root(const Position<V>& pos) const {
+        MoveList moves;
+        MoveGenerator<V>::generate(pos, moves);
+        std::vector<RootMove> out;
+        out.reserve(moves.size());
+        for (const Move& m : moves) {
+            auto child = value(pos.after(m));
+            if (!child) return child.take_failure();
+            out.push_back(RootMove{m, value_before(*child)});
+        }
+        return out;
+    }
+
+    // The first move that realises the position's value, or nullopt when the
+    // side to move has no move. Cross-checked against the position's own
+    // table: tables that disagree with their successors are reported, not
+    // followed.
+    Outcome<std::optional<RootMove>> best(const Position<V>& pos) const {
+        auto moves = root(pos);
+        if (!moves) return moves.take_failure();
+        std::optional<RootMove> best;
+        for (const RootMove& r : *moves)
+            if (!best || better(r.value, best->value)) best = r;
+        auto own = value(pos);
+        if (!own) return own.take_failure();
+        const int expected = *own;
+        const int found = best ? best->value : 0;  // no move: lost now
+        if (found != expected)
+            return Failure{Status::corrupt_table, "the tables disagree at " + to_fen(pos) + ": its table gives " +
+                                                      describe(expected) + ", its moves give " + describe(found)};
+        return best;
+    }
+
+    // Best moves for both sides to the end of the game; empty for a draw
+    // and for a position already lost.
+    Outcome<std::vector<Move>> principal_variation(const Position<V>& pos) const {
+        auto start = value(pos);
+        if (!start) return start.take_failure();
+        std::vector<Move> line;
+        if (*start == kDraw) return line;
+        Position<V> p = pos;
+        for (int ply = 0; ply < *start; ++ply) {
+            auto step = best(p);
+            if (!step) return step.take_failure();
+            if (!*step)
+                return Failure{Status::internal_error,
+                               "the line from " + to_fen(pos) + " ended after " + std::to_string(ply) +
+                                   " plies, its value says " + std::to_string(*start)};
+            line.push_back((*step)->move);
+            p = p.after((*step)->move);
+        }
+        return line;
+    }
+
+    static std::string describe(int value) {
+        if (value == kDraw) return "a draw";
+        return std::string(value % 2 == 1 ? "a win" : "a loss") + " in " + std::to_string(value) + " plies";
+    }
+
+private:
+    // Where a position with no capture for the side to move is stored:
+    // turned so that White moves, in its signature's table, at its rank.
+    struct Entry {
+        MaterialSignature signature;
+        std::uint64_t index = 0;
+    };
+
+    // The entry and its WDL (-1, 0, 1), from the WDL file.
+    Outcome<int> read_wdl(const Position<V>& pos, Entry* entry = nullptr) const {
+        const Position<V> normal = normalize(pos);
+        const MaterialSignature sig = signature_of(normal);
+        auto table = tb_.table(kVariant, sig, compress::Metric::wdl);
+        if (!table) return table.take_failure();
+        const std::uint64_t index = (*table)->template index_for<V>().rank(normal);
+        if (entry) *entry = Entry{sig, index};
+        const auto symbol = (*table)->file->read(index);
+        if (!symbol) return read_failure(symbol.error());
+        switch (*symbol) {
+            case kWdlLoss: return -1;
+            case kWdlDraw: return 0;
+            case kWdlWin: return 1;
+            default:
+                return Failure{Status::corrupt_table, (*table)->file->path().string() + ": position " +
+                                                          std::to_string(index) + " holds WDL symbol " +
+                                                          std::to_string(*symbol)};
+        }
+    }
+
+    // The WDL file gives the result, the DTW file (same signature, same
+    // index) half the distance.
+    Outcome<int> read_value(const Position<V>& pos) const {
+        Entry entry;
+        auto wdl = read_wdl(pos, &entry);
+        if (!wdl) return wdl;
+        if (*wdl == 0) return kDraw;
+        auto table = tb_.table(kVariant, entry.signature, compress::Metric::dtw);
+        if (!table) return table.take_failure();
+        const auto symbol = (*table)->file->read(entry.index);
+        if (!symbol) return read_failure(symbol.error());
+        return dtw_from_symbol(*symbol, *wdl > 0);
+    }
+
+    static Failure read_failure(const compress::Error& e) {
+        return Failure{e.code == compress::ErrorCode::io ? Status::io_error : Status::corrupt_table, e.message};
+    }
+
+    const Tablebase& tb_;
+};
+
+}  // namespace dtb::probe

@@ -1,0 +1,146 @@
+#include "probe/tablebase.hpp"
+
+#include <system_error>
+
+#include "compress/table_names.hpp"
+#include "rules/position_index.hpp"
+
+namespace dtb::probe {
+
+namespace {
+
+Status status_of(compress::ErrorCode code) {
+    return code == compress::ErrorCode::io ? Status::io_error : Status::corrupt_table;
+}
+
+}  // namespace
+
+// A file renamed to another signature's name, or written with another index
+// scheme, would otherwise give wrong values with valid checksums.
+std::string header_mismatch(const compress::Header& h, const TableName& name) {
+    return with_variant(name.variant, [&]<class V>() -> std::string {
+        if (h.table.variant != name.variant) return "the header is for another variant";
+        if (h.table.metric != name.metric) return "the header is for another metric";
+        if (!(h.table.material == file_material(name.signature))) return "the header is for another material";
+        if (h.table.index_scheme != PositionIndex<V>::kVersion)
+            return "index scheme " + std::to_string(h.table.index_scheme) + ", this build reads " +
+                   std::to_string(PositionIndex<V>::kVersion);
+        const std::uint64_t expected = PositionIndex<V>(name.signature).size();
+        if (h.position_count != expected)
+            return std::to_string(h.position_count) + " positions, the signature has " + std::to_string(expected);
+        if (name.metric == compress::Metric::wdl && h.max_symbol > kWdlWin)
+            return "a WDL symbol above 2 (max_symbol " + std::to_string(h.max_symbol) + ")";
+        return {};
+    });
+}
+
+std::optional<TableName> parse_table_file_name(const std::string& name) {
+    const std::size_t dash = name.find('-');
+    const std::size_t dot = name.rfind('.');
+    if (dash == std::string::npos || dot == std::string::npos || dot < dash) return std::nullopt;
+    const auto variant = parse_variant(std::string_view(name).substr(0, dash));
+    if (!variant) return std::nullopt;
+    const std::string extension = name.substr(dot + 1);
+    compress::Metric metric;
+    if (extension == "wdl")
+        metric = compress::Metric::wdl;
+    else if (extension == "dtw")
+        metric = compress::Metric::dtw;
+    else
+        return std::nullopt;
+    const auto sig = MaterialSignature::parse(std::string_view(name).substr(dash + 1, dot - dash - 1));
+    if (!sig) return std::nullopt;
+    // No side may have more pieces than it starts with (so the index of the
+    // signature exists, and every count fits the 6 bits of Tablebase::key).
+    const int per_side = with_variant(*variant, []<class V>() {
+        return V::Board::per_row * (V::Board::width / 2 - 1);
+    });
+    if (sig->pieces(0) > per_side || sig->pieces(1) > per_side) return std::nullopt;
+    // Only the canonical spelling ("KKvK", never "kkVk"): the probe looks
+    // tables up by that name.
+    if (table_file_name(*variant, *sig, metric) != name) return std::nullopt;
+    return TableName{*variant, *sig, metric};
+}
+
+std::uint32_t Tablebase::key(VariantId variant, const MaterialSignature& sig, compress::Metric metric) {
+    // Counts are at most 50 (6 bits each); the key is exact, not a hash.
+    return (std::uint32_t(variant) << 26) | (std::uint32_t(metric) << 24) | (std::uint32_t(sig.men[0]) << 18) |
+           (std::uint32_t(sig.kings[0]) << 12) | (std::uint32_t(sig.men[1]) << 6) | std::uint32_t(sig.kings[1]);
+}
+
+Outcome<std::unique_ptr<Tablebase>> Tablebase::open(const std::vector<std::filesystem::path>& dirs,
+                                                    std::size_t cache_bytes) {
+    std::unique_ptr<Tablebase> tb(new Tablebase());
+    tb->dirs_ = dirs;
+    tb->cache_ = std::make_shared<compress::BlockCache>(cache_bytes);
+    for (const std::filesystem::path& dir : dirs) {
+        std::error_code ec;
+        std::filesystem::directory_iterator it(dir, ec);
+        if (ec) return Failure{Status::io_error, "cannot list table directory " + dir.string() + ": " + ec.message()};
+        for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+            if (ec) return Failure{Status::io_error, "cannot list table directory " + dir.string() + ": " + ec.message()};
+            const auto name = parse_table_file_name(it->path().filename().string());
+            if (!name) continue;
+            auto& slot = tb->slots_[key(name->variant, name->signature, name->metric)];
+            if (slot) continue;  // an earlier directory has it
+            slot = std::make_unique<Slot>();
+            slot->name = *name;
+            slot->path = it->path();
+            if (name->metric == compress::Metric::wdl) {
+                int& most = tb->max_pieces_[static_cast<int>(name->variant)];
+                most = std::max(most, name->signature.total());
+            }
+        }
+    }
+    return tb;
+}
+
+Tablebase::~Tablebase() = default;
+
+Failure Tablebase::not_found(VariantId variant, const MaterialSignature& sig, compress::Metric metric) const {
+    std::string where;
+    for (const auto& dir : dirs_) where += (where.empty() ? "" : ", ") + dir.string();
+    const std::string missing =
+        table_file_name(variant, sig, metric) + " (looked in " + (where.empty() ? "no directory" : where) + ")";
+    const int most = max_pieces(variant);
+    // With no table of the variant at all, "missing" says more than "too many".
+    if (most > 0 && sig.total() > most)
+        return Failure{Status::too_many_pieces, "a position with " + std::to_string(sig.total()) +
+                                                    " pieces: the largest " + std::string(variant_name(variant)) +
+                                                    " table here has " + std::to_string(most) + "; no " + missing};
+    return Failure{Status::missing_table, "missing table " + missing};
+}
+
+Outcome<const OpenTable*> Tablebase::table(VariantId variant, const MaterialSignature& sig,
+                                           compress::Metric metric) const {
+    const auto it = slots_.find(key(variant, sig, metric));
+    if (it == slots_.end()) return not_found(variant, sig, metric);
+    Slot& slot = *it->second;
+    if (const OpenTable* t = slot.table.load(std::memory_order_acquire)) return t;
+    return open_slot(slot);
+}
+
+Outcome<const OpenTable*> Tablebase::open_slot(Slot& slot) const {
+    std::lock_guard lock(slot.open_mutex);
+    if (const OpenTable* t = slot.table.load(std::memory_order_acquire)) return t;  // another thread did
+    if (slot.rejected) return *slot.rejected;
+    auto file = compress::TableFile::open(slot.path, cache_);
+    if (!file) {
+        Failure failure{status_of(file.error().code), file.error().message};
+        // An unreadable file may become readable (too many open files, a
+        // disk coming back); a damaged one stays damaged.
+        if (failure.status != Status::io_error) slot.rejected = failure;
+        return failure;
+    }
+    if (const std::string wrong = header_mismatch((*file)->header(), slot.name); !wrong.empty()) {
+        slot.rejected = Failure{Status::corrupt_table, slot.path.string() + ": not the table its name says: " + wrong};
+        return *slot.rejected;
+    }
+    slot.owner = with_variant(slot.name.variant, [&]<class V>() {
+        return std::make_unique<OpenTable>(OpenTable{std::move(*file), PositionIndex<V>(slot.name.signature)});
+    });
+    slot.table.store(slot.owner.get(), std::memory_order_release);
+    return slot.owner.get();
+}
+
+}  // namespace dtb::probe

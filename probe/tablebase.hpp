@@ -1,0 +1,101 @@
+// The set of table files an engine probes: the directories, what they hold
+// (listed once, when the Tablebase is opened), and each file opened on
+// first use through one BlockCache shared by all of them.
+//
+// After open() the set of known files never changes, so finding a table is
+// a look-up in an immutable map followed by one atomic load; only the
+// first use of a file takes a lock. Any number of threads may call table()
+// at once.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "compress/table_file.hpp"
+#include "probe/status.hpp"
+#include "rules/material.hpp"
+#include "rules/position_index.hpp"
+#include "rules/variant.hpp"
+
+namespace dtb::probe {
+
+// A table file name in a directory: "russian-KKvK.wdl". nullopt for any
+// other name.
+struct TableName {
+    VariantId variant;
+    MaterialSignature signature;
+    compress::Metric metric;
+};
+std::optional<TableName> parse_table_file_name(const std::string& name);
+
+// What is wrong with a file named for `name` whose header is `h` (another
+// variant, metric, material, index scheme or position count, or WDL
+// symbols above 2); empty when nothing is.
+std::string header_mismatch(const compress::Header& h, const TableName& name);
+
+// An opened, checked table file and the position index of its signature
+// (built once here rather than at every probe).
+struct OpenTable {
+    std::unique_ptr<compress::TableFile> file;
+    std::variant<PositionIndex<Russian>, PositionIndex<International>> index;
+
+    template <class V>
+    const PositionIndex<V>& index_for() const {
+        return std::get<PositionIndex<V>>(index);
+    }
+};
+
+class Tablebase {
+public:
+    // Lists the directories (a table present in several is taken from the
+    // first). Fails when a directory cannot be listed.
+    static Outcome<std::unique_ptr<Tablebase>> open(const std::vector<std::filesystem::path>& dirs,
+                                                    std::size_t cache_bytes);
+
+    Tablebase(const Tablebase&) = delete;
+    Tablebase& operator=(const Tablebase&) = delete;
+    ~Tablebase();
+
+    // The table of `sig` (side to move first) for `metric`, opened and
+    // checked on first use: missing_table (naming the file), too_many_pieces,
+    // or the reason the file was rejected (corrupt_table, io_error).
+    Outcome<const OpenTable*> table(VariantId variant, const MaterialSignature& sig, compress::Metric metric) const;
+
+    // The most pieces of any WDL table of `variant` present (0 if none).
+    int max_pieces(VariantId variant) const { return max_pieces_[static_cast<int>(variant)]; }
+
+    const std::vector<std::filesystem::path>& dirs() const { return dirs_; }
+    compress::BlockCache& cache() const { return *cache_; }
+
+private:
+    // One file found in a directory, opened at most once.
+    struct Slot {
+        TableName name;
+        std::filesystem::path path;
+        std::atomic<const OpenTable*> table{nullptr};  // set once, when opened
+        std::mutex open_mutex;                        // held only while opening
+        std::unique_ptr<OpenTable> owner;
+        std::optional<Failure> rejected;  // a file that failed its checks stays rejected
+    };
+
+    Tablebase() = default;
+    static std::uint32_t key(VariantId variant, const MaterialSignature& sig, compress::Metric metric);
+    Outcome<const OpenTable*> open_slot(Slot& slot) const;
+    Failure not_found(VariantId variant, const MaterialSignature& sig, compress::Metric metric) const;
+
+    std::vector<std::filesystem::path> dirs_;
+    std::shared_ptr<compress::BlockCache> cache_;
+    std::unordered_map<std::uint32_t, std::unique_ptr<Slot>> slots_;  // immutable after open()
+    std::array<int, 2> max_pieces_{0, 0};
+};
+
+}  // namespace dtb::probe

@@ -1,0 +1,233 @@
+// dtb probe and dtb info, end to end: the built program run on the small
+// table set, its exit status, its standard output (JSON fields, one result
+// per line) and its messages.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "gen/signatures.hpp"
+#include "tests/probe/test_support.hpp"
+
+namespace dtb::probe_test {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Output {
+    int status = -1;
+    std::string out, err;
+
+    std::vector<std::string> lines() const {
+        std::vector<std::string> v;
+        std::istringstream in(out);
+        for (std::string line; std::getline(in, line);) v.push_back(line);
+        return v;
+    }
+};
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+// Runs `dtb ARGS` with `input` on standard input.
+Output dtb(const std::string& args, const std::string& input = "") {
+    const ScratchDir io;
+    std::ofstream(io / "in") << input;
+    const std::string command = std::string(DTB_BINARY) + " " + args + " < " + quote((io / "in").string()) + " > " +
+                                quote((io / "out").string()) + " 2> " + quote((io / "err").string());
+    const int raw = std::system(command.c_str());
+    Output r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(io / "out");
+    r.err = slurp(io / "err");
+    return r;
+}
+
+std::string small() { return quote(small_tables().string()); }
+
+TEST(Cli, OneFenAsJson) {
+    const Output r = dtb("probe --variant russian --dir " + small() + " --fen W:WKa1,Kc3:BKh8 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : j.items()) keys.push_back(key);
+    EXPECT_EQ(keys, (std::vector<std::string>{"fen", "wdl", "dtw", "best_move", "pv"}));
+    EXPECT_EQ(j["fen"], "W:WKc3,Ka1:BKh8");
+    EXPECT_EQ(j["wdl"], "win");
+    EXPECT_EQ(j["dtw"], 3);
+    ASSERT_EQ(j["pv"].size(), 3u);
+    EXPECT_EQ(j["pv"][0], j["best_move"]);
+    EXPECT_EQ(j["pv"][2], "a1:h8");  // whatever Black does on the long diagonal, a1 takes it
+}
+
+TEST(Cli, OneFenAsTextWithDiagram) {
+    const Output r = dtb("probe --variant russian --dir " + small() + " --fen B:WKa1,Kc1:BKh8");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Black to move"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" 8  "), std::string::npos) << r.out;  // the diagram's top rank
+    EXPECT_NE(r.out.find("Black loses in 2 plies (White needs 1 move)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Line:      1... h8-g7 2. a1:h8"), std::string::npos) << r.out;
+}
+
+TEST(Cli, DrawsAndLostPositions) {
+    Output r = dtb("probe --variant russian --dir " + small() + " --fen W:WKa3:BKh6 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    Json j = Json::parse(r.out);
+    EXPECT_EQ(j["wdl"], "draw");
+    EXPECT_TRUE(j["dtw"].is_null());
+    EXPECT_TRUE(j["best_move"].is_string());
+    EXPECT_TRUE(j["pv"].empty());
+    r = dtb("probe --variant russian --dir " + small() + " --fen W:Wh2:Bg3,f4 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    j = Json::parse(r.out);
+    EXPECT_EQ(j["wdl"], "loss");
+    EXPECT_EQ(j["dtw"], 0);
+    EXPECT_TRUE(j["best_move"].is_null());
+    EXPECT_TRUE(j["pv"].empty());
+    r = dtb("probe --variant russian --dir " + small() + " --fen W:Wh2:Bg3,f4");
+    EXPECT_NE(r.out.find("White has lost: no legal move"), std::string::npos) << r.out;
+    r = dtb("probe --variant russian --dir " + small() + " --fen W:WKa3:BKh6");
+    EXPECT_NE(r.out.find("a draw has no line"), std::string::npos) << r.out;
+}
+
+TEST(Cli, InternationalNumbers) {
+    const Output r = dtb("probe --variant international --dir " + small() + " --fen W:W28,K46:B23,K5 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["fen"], "W:W28,K46:BK5,23");
+    EXPECT_EQ(j["best_move"], "28:19");
+}
+
+TEST(Cli, BadFenIsExitTwo) {
+    const Output r = dtb("probe --variant russian --dir " + small() + " --fen W:Wz9:Bb8");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("bad FEN"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+    const Output over = dtb("probe --variant russian --dir " + small() + " --fen W:Wc3:B");
+    EXPECT_EQ(over.status, 2);
+    EXPECT_NE(over.err.find("already over"), std::string::npos) << over.err;
+}
+
+TEST(Cli, MissingTableIsExitOneNamingTheFile) {
+    const ScratchDir dir;
+    for (const char* name : {"russian-KvK.wdl", "russian-KvKK.wdl"})
+        std::filesystem::copy_file(small_tables() / name, dir / name);
+    const std::string args = "probe --variant russian --dir " + quote(dir.path().string()) + " --fen ";
+    const Output r = dtb(args + "W:WKa1,Kc3:BKh8");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("missing table russian-KKvK.wdl"), std::string::npos) << r.err;
+    // Above the largest table present it is "too many pieces", and the file is named too.
+    const Output big = dtb(args + "W:WKa1,Kc3:BKh8,Kb8");
+    EXPECT_EQ(big.status, 1);
+    EXPECT_NE(big.err.find("4 pieces"), std::string::npos) << big.err;
+    EXPECT_NE(big.err.find("russian-KKvKK.wdl"), std::string::npos) << big.err;
+    const Output too_many = dtb("probe --variant russian --dir " + small() + " --fen W:Wa1,c1,e1:Bb8,d8,f8");
+    EXPECT_EQ(too_many.status, 1);
+    EXPECT_NE(too_many.err.find("6 pieces"), std::string::npos) << too_many.err;
+}
+
+TEST(Cli, MissingDirectoryIsExitTwo) {
+    const Output r = dtb("probe --variant russian --dir /nonexistent/dtb --fen W:WKa1:BKh8");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("/nonexistent/dtb"), std::string::npos) << r.err;
+}
+
+TEST(Cli, StandardInputOneJsonPerLine) {
+    const std::string input =
+        "W:WKa1,Kc3:BKh8\n"
+        "\n"                         // skipped
+        "not a fen\n"                // bad input: reported, and the run goes on
+        "W:Wa1,c1,e1:Bb8,d8,f8\r\n"  // too many pieces (CR LF too)
+        "W:WKa3:BKh6\n";
+    const Output r = dtb("probe --variant russian --dir " + small() + " --json", input);
+    EXPECT_EQ(r.status, 2) << "a bad FEN among the lines";
+    const auto lines = r.lines();
+    ASSERT_EQ(lines.size(), 4u) << r.out;
+    const Json first = Json::parse(lines[0]), bad = Json::parse(lines[1]), big = Json::parse(lines[2]),
+               draw = Json::parse(lines[3]);
+    EXPECT_EQ(first["wdl"], "win");
+    EXPECT_EQ(first["dtw"], 3);
+    EXPECT_EQ(bad["fen"], "not a fen");
+    EXPECT_NE(bad["error"].get<std::string>().find("bad FEN"), std::string::npos);
+    EXPECT_EQ(big["fen"], "W:Wa1,c1,e1:Bb8,d8,f8");
+    EXPECT_NE(big["error"].get<std::string>().find("6 pieces"), std::string::npos);
+    EXPECT_EQ(draw["wdl"], "draw");
+}
+
+TEST(Cli, StandardInputExitStatus) {
+    const std::string args = "probe --variant russian --dir " + small();
+    EXPECT_EQ(dtb(args, "W:WKa1,Kc3:BKh8\nB:WKa1,Kc1:BKh8\n").status, 0);
+    EXPECT_EQ(dtb(args, "W:WKa1,Kc3:BKh8\nW:Wa1,c1,e1:Bb8,d8,f8\n").status, 1);
+    const Output text = dtb(args, "W:WKa1,Kc3:BKh8\nW:W\n");
+    EXPECT_EQ(text.status, 2);
+    const auto lines = text.lines();
+    ASSERT_EQ(lines.size(), 2u) << text.out;
+    EXPECT_EQ(lines[0].rfind("W:WKc3,Ka1:BKh8  win in 3  best ", 0), 0u) << lines[0];
+    EXPECT_NE(lines[1].find("error:"), std::string::npos) << lines[1];
+}
+
+TEST(Cli, InfoListsEveryTable) {
+    const Output r = dtb("info --dir " + small() + " --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    int russian = 0, international = 0;
+    for (const Json& t : j["tables"]) {
+        (t["variant"] == "russian" ? russian : international)++;
+        EXPECT_TRUE(t["valid"].get<bool>()) << t.dump();
+        EXPECT_GT(t["bits_per_position"].get<double>(), 0.0);
+    }
+    // Both metrics of every signature: Russian up to 4 pieces, international up to 3.
+    EXPECT_EQ(russian, 2 * int(all_signatures(VariantId::Russian, 4).size()));
+    EXPECT_EQ(international, 2 * int(all_signatures(VariantId::International, 3).size()));
+    ASSERT_EQ(j["totals"].size(), 4u);
+    EXPECT_EQ(j["all"]["invalid"], 0);
+    const Output text = dtb("info --dir " + small());
+    EXPECT_NE(text.out.find("KKvK"), std::string::npos);
+    EXPECT_NE(text.out.find("bits/position"), std::string::npos);
+}
+
+TEST(Cli, InfoReportsDamage) {
+    const ScratchDir dir;
+    for (const char* name : {"russian-KvK.wdl", "russian-KvK.dtw"})
+        std::filesystem::copy_file(small_tables() / name, dir / name);
+    {
+        std::fstream f(dir / "russian-KvK.dtw", std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(-5, std::ios::end);  // inside the last block: only the full check sees it
+        const char c = char(f.get() ^ 0xFF);
+        f.seekp(-5, std::ios::end);
+        f.put(c);
+    }
+    const Output quick = dtb("info --quick --dir " + quote(dir.path().string()));
+    EXPECT_EQ(quick.status, 0) << quick.out << quick.err;
+    const Output full = dtb("info --dir " + quote(dir.path().string()));
+    EXPECT_EQ(full.status, 1);
+    EXPECT_NE(full.out.find("BAD"), std::string::npos) << full.out;
+    EXPECT_NE(full.out.find("russian-KvK.dtw"), std::string::npos) << full.out;
+    EXPECT_EQ(dtb("info --dir " + quote(dir.path().string()) + " --json").status, 1);
+    // A directory where a table should be is reported, not a crash.
+    std::filesystem::create_directory(dir / "russian-KvKK.wdl");
+    const Output odd = dtb("info --quick --dir " + quote(dir.path().string()));
+    EXPECT_EQ(odd.status, 1) << odd.err;
+    EXPECT_NE(odd.out.find("not a regular file"), std::string::npos) << odd.out;
+}
+
+TEST(Cli, HelpTeaches) {
+    const Output top = dtb("--help");
+    EXPECT_EQ(top.status, 0);
+    EXPECT_NE(top.out.find("probe"), std::string::npos);
+    EXPECT_NE(top.out.find("info"), std::string::npos);
+    const Output probe = dtb("probe --help");
+    EXPECT_EQ(probe.status, 0);
+    for (const char* words : {"--fen", "--json", "standard input", "Exit status", "Example"})
+        EXPECT_NE(probe.out.find(words), std::string::npos) << words;
+    EXPECT_EQ(dtb("probe --variant chess --dir x").status, 2);
+}
+
+}  // namespace
+}  // namespace dtb::probe_test

@@ -1,0 +1,142 @@
+// Helpers shared by the probe tests: generated table sets, a handle that
+// closes itself, C positions built independently of probe/convert.hpp, and
+// what the generator's raw values should look like through the C API.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dtb/probe.h"
+#include "gen/generate.hpp"
+#include "gen/raw_table.hpp"
+#include "gen/values.hpp"
+#include "rules/notation.hpp"
+#include "rules/position_index.hpp"
+
+namespace dtb::probe_test {
+
+// Builds whatever is missing of the tables of `variant` up to `pieces` in
+// `dir` (nothing when the CTest fixture has built them already) and
+// returns `dir`.
+inline std::filesystem::path ensure_tables(const std::filesystem::path& dir, VariantId variant, int pieces) {
+    GenerateOptions o;
+    o.variant = variant;
+    o.max_pieces = pieces;
+    o.dir = dir;
+    std::ostringstream log;
+    generate_tables(o, log);
+    return dir;
+}
+
+// Russian up to 4 pieces and international up to 3, in one directory: the
+// small set the quick tests use (DTB_SMALL_TABLES is set by CMake).
+inline std::filesystem::path small_tables() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        ensure_tables(DTB_SMALL_TABLES, VariantId::Russian, 4);
+        ensure_tables(DTB_SMALL_TABLES, VariantId::International, 3);
+    });
+    return DTB_SMALL_TABLES;
+}
+
+// A directory of its own for each test, removed when the test ends.
+class ScratchDir {
+public:
+    ScratchDir() {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        static std::atomic<int> count{0};  // several in one test must not share a path
+        std::string name = "dtb_probe_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+                           std::to_string(::getpid()) + "_" + std::to_string(count++);
+        for (char& c : name)
+            if (c == '/') c = '_';
+        path_ = std::filesystem::temp_directory_path() / name;
+        std::filesystem::remove_all(path_);
+        std::filesystem::create_directories(path_);
+    }
+    ~ScratchDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+// dtb_open on some directories; fails the test if it cannot.
+class Handle {
+public:
+    explicit Handle(const std::vector<std::filesystem::path>& dirs, std::size_t cache_bytes = std::size_t{16} << 20) {
+        std::vector<std::string> names;
+        for (const auto& d : dirs) names.push_back(d.string());
+        std::vector<const char*> pointers;
+        for (const auto& n : names) pointers.push_back(n.c_str());
+        const dtb_options options{cache_bytes};
+        char err[512];
+        const int status = dtb_open(pointers.data(), pointers.size(), &options, &tb_, err, sizeof err);
+        EXPECT_EQ(status, DTB_OK) << err;
+    }
+    explicit Handle(const std::filesystem::path& dir, std::size_t cache_bytes = std::size_t{16} << 20)
+        : Handle(std::vector<std::filesystem::path>{dir}, cache_bytes) {}
+    ~Handle() { dtb_close(tb_); }
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    dtb_tablebase* get() const { return tb_; }
+    operator dtb_tablebase*() const { return tb_; }  // NOLINT: reads like the C API
+    std::string error() const { return dtb_error_message(tb_); }
+
+private:
+    dtb_tablebase* tb_ = nullptr;
+};
+
+template <class V>
+constexpr VariantId variant_of() {
+    return V::Board::width == 8 ? VariantId::Russian : VariantId::International;
+}
+
+// The C position of `pos`, square by square (not through probe/convert.hpp,
+// which is under test).
+template <class V>
+dtb_position c_position(const Position<V>& pos) {
+    dtb_position c{};
+    for (int sq = 0; sq < V::Board::squares; ++sq) {
+        const Bitboard b = bit(V::Board::bit_of(sq));
+        if (pos.pieces[White] & b) c.white |= std::uint64_t{1} << sq;
+        if (pos.pieces[Black] & b) c.black |= std::uint64_t{1} << sq;
+        if (pos.kings & b) c.kings |= std::uint64_t{1} << sq;
+    }
+    c.side_to_move = pos.side_to_move == White ? DTB_WHITE : DTB_BLACK;
+    c.variant = V::Board::width == 8 ? DTB_RUSSIAN : DTB_INTERNATIONAL;
+    return c;
+}
+
+template <class V>
+dtb_position c_position(const std::string& fen) {
+    return c_position(parse_fen<V>(fen));
+}
+
+// What the probe must say for a generator value (gen/values.hpp).
+inline dtb_value expected_value(int raw) {
+    if (raw == kDrawValue) return {DTB_DRAW, -1};
+    return {is_win(raw) ? DTB_WIN : DTB_LOSS, raw};
+}
+
+inline std::string show(const dtb_value& v) {
+    if (v.wdl == DTB_DRAW) return "draw (dtw " + std::to_string(v.dtw) + ")";
+    return std::string(v.wdl == DTB_WIN ? "win" : v.wdl == DTB_LOSS ? "loss" : "wdl?" + std::to_string(v.wdl)) +
+           " in " + std::to_string(v.dtw);
+}
+
+inline bool same(const dtb_value& a, const dtb_value& b) { return a.wdl == b.wdl && a.dtw == b.dtw; }
+
+}  // namespace dtb::probe_test
