@@ -23,7 +23,7 @@ $dtb gen --variant russian --pieces 4 --dir "$dir"
 echo "== verify every stored value against its successors"
 $dtb verify --variant russian --dir "$dir" | tail -n 1
 
-fen="W:WKa1,Kc3,Ke1:BKh8"
+fen="W:WKf8,Ke7,Kh6:BKb8"
 echo "== three white kings against one black king: $fen"
 if $dtb --help | grep -q " probe"; then
   $dtb probe --variant russian --dir "$dir" --fen "$fen"
