@@ -207,18 +207,21 @@ private:
     bool plain_moves_all_lose(const Position<V>& pos, int s, int longest) const {
         const Side& next = sides_[other(s)];
         // Black's moves in the flipped position are White's moves in `pos`,
-        // and lead to positions already normalised for the other side.
+        // and lead to positions already normalised for the other side. Most
+        // checks fail after a move or two, so moves are made one at a time.
         const Position<V> flipped = flip(pos);
-        MoveList moves;
-        Gen::generate(flipped, moves);
-        for (const Move& m : moves) {
-            if (m.crowns) continue;  // an exit: its value is in the promise
-            const std::uint64_t c = next.index.rank(flipped.after(m));
+        // A king move keeps the men, and with them most of the index.
+        const auto men = next.index.men_frame(flipped);
+        return Gen::all_plain_moves(flipped, [&](const Move& m) {
+            if (m.crowns) return true;  // an exit: its value is in the promise
+            const Position<V> child = flipped.after(m);
+            const std::uint64_t c = (flipped.kings & bit(m.from))
+                                        ? next.index.rank(men, child.kings_of(White), child.kings_of(Black))
+                                        : next.index.rank(child);
             if (!next.resolved.test(c)) return false;
             const T v = load(next.values[c]);
-            if (v == Codec::kDraw || v % 2 == 0 || v > longest) return false;
-        }
-        return true;
+            return v != Codec::kDraw && v % 2 == 1 && v <= longest;
+        });
     }
 
     // Even level n (losses at n): positions whose exits lose exactly at n

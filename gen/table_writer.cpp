@@ -58,17 +58,18 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
         return decode_value(values[i]) == kDrawValue || capture_bits.test(i);
     };
 
-    // Settings measured on the Russian tables up to 5 pieces (BENCHMARKS.md):
-    // WDL packed two bits a symbol in blocks of 32768 positions (8 KiB);
-    // DTW a byte a symbol in blocks of 8192 at a fast level, already far
-    // under its size target.
+    // Settings measured on Russian 5- and 6-piece tables (BENCHMARKS.md):
+    // WDL packed two bits a symbol in blocks of 32768 positions (8 KiB) at
+    // level 12, 3.5% larger than level 15 in 40% of the time; DTW a byte a
+    // symbol in blocks of 8192 at level 7, as small as level 9 in half the
+    // time and far under its size target.
     compress::WriterOptions wdl_options;
     wdl_options.symbol_bits = 2;
     wdl_options.positions_per_block = 32768;
-    wdl_options.zstd_level = 15;
+    wdl_options.zstd_level = 12;
     compress::WriterOptions dtw_options;
     dtw_options.positions_per_block = 8192;
-    dtw_options.zstd_level = 9;
+    dtw_options.zstd_level = 7;
 
     const compress::Material material = file_material(sig);
     const std::uint32_t scheme = PositionIndex<V>::kVersion;

@@ -96,6 +96,15 @@ public:
         return n;
     }
 
+    // Calls f(move) for each plain move of `pos` (which must have no
+    // capture), men first, until f returns false. Returns whether f accepted
+    // every move: a check that stops at the first failure need not generate
+    // the rest.
+    template <class F>
+    static bool all_plain_moves(const Pos& pos, F&& f) {
+        return pos.side_to_move == White ? all_plain_moves_for<White>(pos, f) : all_plain_moves_for<Black>(pos, f);
+    }
+
     // The plain moves of `pos` that crown a man (only meaningful when the
     // side to move has no capture). The generator treats them apart: they
     // lead to another material signature.
@@ -149,6 +158,23 @@ private:
                     moves.push(Move{0, std::uint8_t(from), std::uint8_t(lowest_bit(to)), false});
             }
         }
+    }
+
+    template <Color Us, class F>
+    static bool all_plain_moves_for(const Pos& pos, F& f) {
+        const Bitboard empty = pos.empty();
+        const Bitboard crown_row = Board::promotion_row(Us);
+        for (int to : bits_of{Board::template shift<forward_left<Us>()>(pos.men(Us)) & empty})
+            if (!f(Move{0, std::uint8_t(to - Board::step[forward_left<Us>()]), std::uint8_t(to), (bit(to) & crown_row) != 0}))
+                return false;
+        for (int to : bits_of{Board::template shift<forward_right<Us>()>(pos.men(Us)) & empty})
+            if (!f(Move{0, std::uint8_t(to - Board::step[forward_right<Us>()]), std::uint8_t(to), (bit(to) & crown_row) != 0}))
+                return false;
+        for (int from : bits_of{pos.kings_of(Us)})
+            for (Direction d : kAllDirections)
+                for (Bitboard to = Board::shift(bit(from), d); to & empty; to = Board::shift(to, d))
+                    if (!f(Move{0, std::uint8_t(from), std::uint8_t(lowest_bit(to)), false})) return false;
+        return true;
     }
 
     template <Direction D>

@@ -125,8 +125,14 @@ public:
         Bitboard squares;
     };
 
-    // The frame of `pos`'s men and black kings (its white kings are ignored).
-    KingFrame king_frame(const Position<V>& pos) const {
+    // Everything of an index but the kings: positions that differ only in
+    // where their kings stand share it (a king move keeps the men).
+    struct MenFrame {
+        std::uint64_t base;  // the men's part, times the ways to place the kings
+        Bitboard free;       // the squares the kings may take
+    };
+
+    MenFrame men_frame(const Position<V>& pos) const {
         const Bitboard white_men = pos.men(White), black_men = pos.men(Black);
         const Bitboard on_back_row = white_men & kWhiteBackRow;
         const int j = popcount(on_back_row);
@@ -134,10 +140,21 @@ public:
         men = men * binomial(kOverlap, sig_.men[0] - j) + colex_rank(extract_bits(white_men & kOverlapMask, kOverlapMask));
         men = men * black_men_ways(j) + colex_rank(extract_bits(black_men, kBlackMenSquares & ~white_men));
         men += men_offset_[j];
-        const Bitboard free = Board::all & ~(white_men | black_men);
-        const Bitboard black_kings = pos.kings_of(Black);
-        const std::uint64_t high = men * black_king_ways_ + colex_rank(extract_bits(black_kings, free));
-        return {high * white_king_ways_, free & ~black_kings};
+        return {men * black_king_ways_, Board::all & ~(white_men | black_men)};
+    }
+
+    // The frame of `pos`'s men and black kings (its white kings are ignored).
+    KingFrame king_frame(const Position<V>& pos) const { return king_frame(men_frame(pos), pos.kings_of(Black)); }
+
+    KingFrame king_frame(const MenFrame& men, Bitboard black_kings) const {
+        const std::uint64_t high = men.base + colex_rank(extract_bits(black_kings, men.free));
+        return {high * white_king_ways_, men.free & ~black_kings};
+    }
+
+    // The index of the position with the men of `men` and these kings.
+    std::uint64_t rank(const MenFrame& men, Bitboard white_kings, Bitboard black_kings) const {
+        const KingFrame frame = king_frame(men, black_kings);
+        return frame.base + colex_rank(extract_bits(white_kings, frame.squares));
     }
 
     // `pos` must have White to move and this signature.
