@@ -140,6 +140,7 @@ void write_manifest(const std::filesystem::path& path, VariantId variant, const 
     nlohmann::ordered_json j{{"variant", variant_name(variant)},
                              {"signature", s.signature.name()},
                              {"positions", s.positions},
+                             {"index_waste_percent", s.positions ? 100.0 * double(s.illegal_slots) / double(s.positions) : 0.0},
                              {"wins", s.wins},
                              {"draws", s.draws},
                              {"losses", s.losses},
@@ -195,6 +196,7 @@ std::vector<TableStats> solve_and_write(const MaterialSignature& key,
         const auto& values = solver.values(s);
         progress_line.update("compressing " + sig.name(), 0, 0);
         TableStats st = stats_of(values, sig);
+        st.illegal_slots = solver.illegal_slots(s);
         st.seconds = seconds;
         st.positions_in_flight = solver.positions();
         st.peak_rss_bytes = peak;
@@ -266,9 +268,11 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
         for (const TableStats& s : stats) {
             write_manifest(manifest_path(o.dir, o.variant, s.signature), o.variant, s);
             log << std::left << std::setw(10) << s.signature.name() << std::right << std::setw(13) << s.positions
-                << " positions  " << std::setw(11) << s.wins << " won " << std::setw(11) << s.draws << " drawn "
-                << std::setw(11) << s.losses << " lost  longest win " << s.longest_win << "  " << std::fixed
-                << std::setprecision(2) << s.seconds << " s\n";
+                << " positions (index waste " << std::fixed << std::setprecision(1)
+                << (s.positions ? 100.0 * double(s.illegal_slots) / double(s.positions) : 0.0) << "%)  "
+                << std::setw(11) << s.wins << " won " << std::setw(11) << s.draws << " drawn " << std::setw(11)
+                << s.losses << " lost  longest win " << s.longest_win << "  " << std::setprecision(2) << s.seconds
+                << " s\n";
             built.push_back(s);
         }
     }

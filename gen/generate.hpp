@@ -30,7 +30,8 @@ struct GenerateOptions {
 // table's JSON manifest.
 struct TableStats {
     MaterialSignature signature;
-    std::uint64_t positions = 0;
+    std::uint64_t positions = 0;      // index slots
+    std::uint64_t illegal_slots = 0;  // slots that are no legal placement (the index's waste)
     std::uint64_t wins = 0, draws = 0, losses = 0;
     int longest_win = -1;   // plies; -1 when nothing is won
     int longest_loss = -1;  // plies; -1 when nothing is lost
