@@ -11,6 +11,7 @@
 // No tables are needed: this is counting only.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
