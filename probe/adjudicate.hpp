@@ -254,6 +254,7 @@ public:
 
     // true or false; nullopt when the node limit was reached.
     Outcome<std::optional<bool>> wins(const Position<V>& pos, const DrawCounts<V>& counts) {
+        if (!counts.reached_at(pos).empty()) return std::optional<bool>(false);  // drawn already
         if (pos.side_to_move == stronger_) return stronger_to_move(pos, counts);
         // The defender to move: every reply must leave a win.
         return all_replies(pos, counts);
@@ -498,7 +499,8 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
             a.basis = "search";
             a.winnable = **r;
         } else {
-            doubt += " (a search over the tables gave up after " + std::to_string(rs.nodes()) + " positions)";
+            doubt += " (a search over the tables gave up after " +
+                     detail::plural(int(rs.nodes()), "position", "positions") + ")";
         }
     }
 

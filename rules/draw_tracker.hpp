@@ -153,6 +153,15 @@ public:
         return ended;
     }
 
+    // The rules whose count has already reached its limit at `pos`: for a
+    // count resumed at or past its limit, the game ended there.
+    std::vector<std::size_t> reached_at(const Position<V>& pos) const {
+        std::vector<std::size_t> ended;
+        for (std::size_t i = 0; i < kRules; ++i)
+            if (reached(i, pos)) ended.push_back(i);
+        return ended;
+    }
+
     // The stronger side of the lone-king ending under way, if any.
     std::optional<Color> stronger() const { return stronger_; }
 
