@@ -16,9 +16,18 @@
 //     сил") and runs until the lone king is captured: giving up or crowning
 //     a piece does not start it again. A board condition (a king on the main
 //     road) is judged once, when the count would start.
-//   - Both rules for a ending apply; the one that ends the game first
-//     decides. Entries are listed so that, of two ending at the same move,
-//     the more specific comes first.
+//   - Every rule that covers a position applies; the one that ends the game
+//     first decides. Entries are listed so that, of two ending at the same
+//     move, the more specific comes first.
+//   - 2.1.9.1.4 "три дамки и более шашек (простых шашек и дамок)" is read
+//     as three kings or more, with any men besides.
+//
+// Where the texts disagree, the official ones (seeds 000 and 001) are
+// followed: seed 004, a summary of the international rules, also lists
+// three men, asks for "a winning position" (not the capture) by the 5th
+// move, and adds 50 moves for five kings (or four and a man) against two;
+// seed 001, 3.5 has 16 moves for three pieces with a king, 5 for two or one,
+// and the capture of the lone king.
 #pragma once
 
 #include <span>

@@ -111,6 +111,9 @@ public:
     // balance of forces: 2.1.9.1.5), and `king_moves` under the king-move
     // rules. Both sides are taken to have made that many moves (2N plies).
     static DrawCounts resumed(const Position<V>& pos, int moves, int king_moves) {
+        // Past any limit every count has ended; keep 2N within an int.
+        moves = std::clamp(moves, 0, 1000);
+        king_moves = std::clamp(king_moves, 0, 1000);
         DrawCounts c(pos);
         for (std::size_t i = 0; i < kRules; ++i)
             if (counts_stronger_side(rule(i)) && c.lone_[i] >= 0) c.lone_[i] = clamp8(moves);

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <unordered_map>
 
 #include "tests/probe/test_support.hpp"
@@ -141,6 +142,10 @@ TEST(Adjudicate, CountAlreadyRunOut) {
     EXPECT_EQ(a.winnable, 0);
     EXPECT_EQ(a.exact, 1);
     EXPECT_EQ(std::string(a.basis), "count");
+    // However many: no overflow, the same answer.
+    const dtb_adjudication huge = adjudicate<Russian>(tb, "W:WKf8,Ke7,Kh6:BKb8", INT_MAX, INT_MAX);
+    EXPECT_EQ(huge.moves_left, 0);
+    EXPECT_EQ(huge.winnable, 0);
 }
 
 // ---------------------------------------------------------------------------
