@@ -7,6 +7,7 @@
 namespace dtb {
 void add_gen_commands(CLI::App& app);
 void add_probe_commands(CLI::App& app);
+void add_adjudicate_commands(CLI::App& app);
 }
 
 int main(int argc, char** argv) {
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
     dtb::add_rules_commands(app);
     dtb::add_gen_commands(app);
     dtb::add_probe_commands(app);
+    dtb::add_adjudicate_commands(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

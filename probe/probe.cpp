@@ -3,11 +3,13 @@
 // its variant, and catches everything: nothing may unwind into C.
 #include "dtb/probe.h"
 
+#include <algorithm>
 #include <mutex>
 #include <new>
 #include <thread>
 #include <unordered_map>
 
+#include "probe/adjudicate.hpp"
 #include "probe/convert.hpp"
 #include "probe/search.hpp"
 #include "probe/tablebase.hpp"
@@ -98,6 +100,40 @@ int probe_position(dtb_tablebase* tb, const dtb_position* pos, bool out_ok, Body
 }
 
 dtb_value c_value(int value) { return dtb_value{wdl_of(value), value == kDraw ? -1 : value}; }
+
+static_assert(Russian::draw_rules.size() <= DTB_MAX_DRAW_RULES &&
+              International::draw_rules.size() <= DTB_MAX_DRAW_RULES);
+
+template <class V>
+void to_c(const Adjudication& a, dtb_adjudication& c) {
+    c = dtb_adjudication{};
+    c.rule = a.rule ? int(*a.rule) : -1;
+    c.limit_moves = a.rule ? a.limit : -1;
+    c.moves_left = a.rule ? a.moves_left : -1;
+    c.stronger_side = a.stronger ? (*a.stronger == White ? DTB_WHITE : DTB_BLACK) : -1;
+    c.wdl = a.wdl;
+    c.dtw = a.probed && a.value != kDraw ? a.value : -1;
+    c.moves_needed = a.moves_needed ? *a.moves_needed : -1;
+    c.winnable = a.winnable ? 1 : 0;
+    c.exact = a.exact ? 1 : 0;
+    copy_text(a.basis, c.basis, sizeof c.basis);
+    c.n_rules = a.rules.size();
+    for (std::size_t i = 0; i < a.rules.size(); ++i) {
+        const RuleStanding& st = a.rules[i];
+        const DrawRule& r = V::draw_rules[st.index];
+        dtb_draw_rule& out = c.rules[i];
+        copy_text(std::string(r.id), out.id, sizeof out.id);
+        copy_text(std::string(r.title), out.title, sizeof out.title);
+        out.limit = r.limit;
+        out.applies = st.applies ? 1 : 0;
+        out.ends_first = a.rule && (st.index == *a.rule ||
+                                    std::find(a.also.begin(), a.also.end(), st.index) != a.also.end());
+        out.moves_made = st.moves_made;
+        out.moves_left = st.moves_left;
+        copy_text(st.note, out.note, sizeof out.note);
+    }
+    copy_text(a.verdict, c.verdict, sizeof c.verdict);
+}
 
 }  // namespace
 
@@ -282,6 +318,19 @@ int dtb_principal_variation(dtb_tablebase* tb, const dtb_position* pos, dtb_move
         if (line->size() > capacity)
             return tb->fail({Status::buffer_too_small, "the line has " + std::to_string(line->size()) +
                                                            " moves, room for " + std::to_string(capacity)});
+        return DTB_OK;
+    });
+}
+
+int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
+                   dtb_adjudication* out) {
+    return probe_position(tb, pos, out != nullptr, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
+        AdjudicateOptions o;
+        o.moves_played = moves_played;
+        o.king_moves_played = king_moves_played < 0 ? -1 : king_moves_played;
+        auto a = adjudicate(*tb->tables, p, o);
+        if (!a) return tb->fail(a.failure());
+        to_c<V>(*a, *out);
         return DTB_OK;
     });
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "rules/draw_rules.hpp"
 #include "rules/geometry.hpp"
 
 namespace dtb {
@@ -25,6 +26,8 @@ struct Russian {
     static constexpr bool algebraic_notation = true;
     // PDN GameType tag value.
     static constexpr int pdn_game_type = 25;
+    // 2.1.9.1.3-.9: the move-count draw rules (rules/draw_rules.hpp).
+    static constexpr std::span<const DrawRule> draw_rules{kRussianDrawRules};
 };
 
 // International (100-square) draughts (seed 001, section 3).
@@ -39,6 +42,8 @@ struct International {
     // 3.3: squares are numbered 1..50.
     static constexpr bool algebraic_notation = false;
     static constexpr int pdn_game_type = 20;
+    // 3.5: the move-count draw rules (rules/draw_rules.hpp).
+    static constexpr std::span<const DrawRule> draw_rules{kInternationalDrawRules};
 };
 
 enum class VariantId { Russian, International };

@@ -183,6 +183,59 @@ int dtb_principal_variation(dtb_tablebase* tb, const dtb_position* pos, dtb_move
  * dtb_best_move or dtb_probe_root gave it). */
 int dtb_position_after(const dtb_position* pos, const dtb_move* move, dtb_position* out);
 
+/*
+ * Move-count draw rules (Russian 2.1.9.1.3-.9, international 3.5; SPEC.md
+ * section 4): which rule ends the game first from a position, how many
+ * moves it leaves the stronger side, and whether that side can still win
+ * within them.
+ *
+ *   dtb_adjudication a;
+ *   if (dtb_adjudicate(tb, &pos, 3, -1, &a) == DTB_OK && a.rule >= 0)
+ *       printf("%s: %d moves left, %s\n", a.rules[a.rule].id, a.moves_left, a.verdict);
+ */
+#define DTB_MAX_DRAW_RULES 12
+
+/* One rule of the variant at the position. */
+typedef struct dtb_draw_rule {
+    char id[48];     /* the rule number first: "2.1.9.1.4", "2.1.9.1.5 (4-5 pieces)", "3.5 (16 moves)" */
+    char title[128]; /* what it covers, in words */
+    int limit;       /* moves (of the stronger side, or of each side), or occurrences for a repetition */
+    int applies;     /* 1 if it covers this position (material and board condition) */
+    int ends_first;  /* 1 for the rule(s) that end the game first */
+    int moves_made;  /* the moves counted (the arguments of dtb_adjudicate); 0 when it does not apply */
+    int moves_left;  /* limit - moves_made, at least 0; 0 when it does not apply */
+    char note[96];   /* why it does not apply; "" when it does */
+} dtb_draw_rule;
+
+typedef struct dtb_adjudication {
+    int rule;          /* index in rules[] of the rule that ends the game first; -1: no rule applies */
+    int limit_moves;   /* that rule's limit (-1 without a rule) */
+    int moves_left;    /* the stronger side's moves left under it (-1 without a rule) */
+    int stronger_side; /* DTB_WHITE or DTB_BLACK; -1 without a rule */
+    int wdl;           /* the game value for the stronger side with no count (DTB_WIN, ...) */
+    int dtw;           /* the position's DTW for the side to move, -1 for a draw or without a rule */
+    int moves_needed;  /* the stronger side's own moves to win with best play, -1 if it cannot win */
+    int winnable;      /* 1: it can win before the rule ends the game */
+    int exact;         /* 1: the tables settle it; 0: they do not (verdict says why) and winnable is DTW's guess */
+    char basis[16];    /* how: "no rule", "count" (ran out), "wdl", "dtw", "search" */
+    size_t n_rules;    /* every rule of the variant, in the order of rules/draw_rules.hpp */
+    dtb_draw_rule rules[DTB_MAX_DRAW_RULES];
+    char verdict[2048]; /* the answer in words */
+} dtb_adjudication;
+
+/*
+ * Adjudicates the move-count draw rules at `pos`. moves_played: the moves
+ * the stronger side has made since the rule's count started (since the
+ * material first stood on the board; for 2.1.9.1.5 since the last capture
+ * or crowning). king_moves_played: the same for the rules on king moves
+ * only (2.1.9.1.8, 3.5's 25 moves), counted since the last man move or
+ * capture; -1 takes moves_played. A repetition cannot be judged from one
+ * position (it is listed, never applied). Needs the WDL and DTW tables of
+ * the position when a rule applies; none when no rule does.
+ */
+int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
+                   dtb_adjudication* out);
+
 #ifdef __cplusplus
 }
 #endif

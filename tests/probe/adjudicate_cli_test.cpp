@@ -1,0 +1,292 @@
+// dtb adjudicate end to end: the built program on generated tables and on
+// the PDN games of tests/rules/draw_games, its exit status, its JSON fields
+// and its words.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/probe/test_support.hpp"
+
+namespace dtb::probe_test {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Output {
+    int status = -1;
+    std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+Output dtb(const std::string& args) {
+    const ScratchDir io;
+    const std::string command = std::string(DTB_BINARY) + " " + args + " < /dev/null > " +
+                                quote((io / "out").string()) + " 2> " + quote((io / "err").string());
+    const int raw = std::system(command.c_str());
+    Output r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(io / "out");
+    r.err = slurp(io / "err");
+    return r;
+}
+
+std::vector<Json> json_lines(const std::string& text) {
+    std::vector<Json> v;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) v.push_back(Json::parse(line));
+    return v;
+}
+
+std::vector<std::string> keys(const Json& j) {
+    std::vector<std::string> k;
+    for (const auto& [key, value] : j.items()) k.push_back(key);
+    return k;
+}
+
+// The fixture made the tables; when this program runs alone, make them.
+std::string tables() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        ensure_tables(DTB_ADJUDICATE_TABLES, VariantId::Russian, 4);
+        ensure_tables(DTB_ADJUDICATE_TABLES, VariantId::International, 3);
+        GenerateOptions o;
+        o.variant = VariantId::International;
+        o.max_pieces = 4;
+        o.only = MaterialSignature::parse("KKKvK");
+        o.dir = DTB_ADJUDICATE_TABLES;
+        std::ostringstream log;
+        generate_tables(o, log);
+    });
+    return quote(DTB_ADJUDICATE_TABLES);
+}
+
+std::string games(const std::string& file) { return quote(std::string(DTB_DRAW_GAMES) + "/" + file); }
+
+const std::string kDemo = "--variant russian --fen W:WKf8,Ke7,Kh6:BKb8";
+
+// ---------------------------------------------------------------------------
+// --fen
+
+TEST(AdjudicateCli, DemoPositionInWords) {
+    Output r = dtb("adjudicate " + kDemo + " --dir " + tables() + " --moves-played 3");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Winnable:  no"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Draw by rule 2.1.9.1.4: White needs 13 moves"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("leaves White 12 of its 15 moves (3 played)"), std::string::npos) << r.out;
+    r = dtb("adjudicate " + kDemo + " --dir " + tables() + " --moves-played 2");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Winnable:  yes"), std::string::npos) << r.out;
+}
+
+TEST(AdjudicateCli, JsonFields) {
+    const Output r = dtb("adjudicate " + kDemo + " --dir " + tables() + " --moves-played 3 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(keys(j), (std::vector<std::string>{"variant", "fen", "moves_played", "king_moves_played", "rule",
+                                                 "rule_title", "limit_moves", "moves_left", "winnable", "exact",
+                                                 "moves_needed", "verdict", "basis", "stronger_side", "wdl", "dtw",
+                                                 "also_ending_then", "rules_considered"}));
+    EXPECT_EQ(j["rule"], "2.1.9.1.4");
+    EXPECT_EQ(j["limit_moves"], 15);
+    EXPECT_EQ(j["moves_left"], 12);
+    EXPECT_EQ(j["winnable"], false);
+    EXPECT_EQ(j["exact"], true);
+    EXPECT_EQ(j["moves_needed"], 13);
+    EXPECT_EQ(j["stronger_side"], "white");
+    EXPECT_EQ(j["dtw"], 25);
+    EXPECT_EQ(j["also_ending_then"], Json::array({"2.1.9.1.8"}));
+    ASSERT_EQ(j["rules_considered"].size(), 8u);
+    EXPECT_EQ(keys(j["rules_considered"][1]), (std::vector<std::string>{"rule", "title", "limit_moves", "applies",
+                                                                        "moves_played", "moves_left", "ends_first"}));
+    EXPECT_EQ(keys(j["rules_considered"][0]),
+              (std::vector<std::string>{"rule", "title", "limit_moves", "applies", "why_not"}));
+}
+
+TEST(AdjudicateCli, DrawWithBestPlayHasNoMovesNeeded) {
+    // The lone king on the main road holds: moves_needed is null.
+    const Output r =
+        dtb("adjudicate --variant russian --fen B:WKc1,Ke1,Kg1:BKh8 --dir " + tables() + " --moves-played 0 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["rule"], "2.1.9.1.7");
+    EXPECT_EQ(j["limit_moves"], 5);
+    EXPECT_EQ(j["winnable"], false);
+    EXPECT_TRUE(j["moves_needed"].is_null());
+    EXPECT_EQ(j["wdl"], "draw");
+}
+
+TEST(AdjudicateCli, NoRuleIsNull) {
+    const Output r =
+        dtb("adjudicate --variant russian --fen W:Wc3,e3:BKh8 --dir " + tables() + " --moves-played 0 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_TRUE(j["rule"].is_null());
+    EXPECT_TRUE(j["limit_moves"].is_null());
+    EXPECT_TRUE(j["moves_left"].is_null());
+    EXPECT_TRUE(j["moves_needed"].is_null());
+    EXPECT_EQ(j["winnable"], false);
+}
+
+TEST(AdjudicateCli, InternationalFiveMoves) {
+    const Output r =
+        dtb("adjudicate --variant international --fen W:WK47,K48:BK3 --dir " + tables() + " --moves-played 1 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["rule"], "3.5 (5 moves)");
+    EXPECT_EQ(j["moves_left"], 4);
+}
+
+TEST(AdjudicateCli, BadInputIsStatusTwo) {
+    const std::string dir = " --dir " + tables();
+    for (const std::string& args : std::vector<std::string>{
+             "adjudicate --variant russian --fen W:WKz9:BKb8 --moves-played 0" + dir,          // no square z9
+             "adjudicate --variant russian --fen W:W31,50:BK3 --moves-played 0" + dir,         // square 50 on 8x8
+             "adjudicate --variant checkers " + kDemo.substr(17) + " --moves-played 0" + dir,  // no such variant
+             "adjudicate " + kDemo + " --moves-played -1" + dir,
+             "adjudicate " + kDemo + " --moves-played 2 --king-moves -3" + dir,
+             "adjudicate " + kDemo + dir,                                    // no --moves-played
+             "adjudicate " + kDemo + " --moves-played 3",                    // no --dir
+             "adjudicate --variant russian --moves-played 3" + dir,          // nothing to adjudicate
+             "adjudicate " + kDemo + " --moves-played 3 --pdn x.pdn" + dir,  // two things
+             "adjudicate --variant russian --pdn /nonexistent/games.pdn",
+             "adjudicate --variant international --pdn " + games("russian_games.pdn"),  // moves of the other board
+             "adjudicate --variant russian --report KKKvX" + dir,
+         }) {
+        const Output r = dtb(args);
+        EXPECT_EQ(r.status, 2) << args << "\n" << r.out << r.err;
+        EXPECT_FALSE(r.err.empty()) << args;
+    }
+}
+
+TEST(AdjudicateCli, MissingTableIsStatusOne) {
+    const ScratchDir empty;
+    const Output r = dtb("adjudicate " + kDemo + " --moves-played 3 --dir " + quote(empty.path().string()));
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("russian-KKKvK"), std::string::npos) << r.err;
+}
+
+// ---------------------------------------------------------------------------
+// --pdn
+
+struct GameExpected {
+    std::string rule;  // "" for none
+    int move_number;
+    std::string side;
+};
+
+void check_games(const std::string& variant, const std::string& file, const std::vector<GameExpected>& expected) {
+    const Output r = dtb("adjudicate --variant " + variant + " --pdn " + games(file) + " --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::vector<Json> lines = json_lines(r.out);
+    ASSERT_EQ(lines.size(), expected.size());
+    for (std::size_t g = 0; g < lines.size(); ++g) {
+        const Json& j = lines[g];
+        SCOPED_TRACE(j["tags"]["Event"].get<std::string>());
+        EXPECT_EQ(j["game"], g + 1);
+        if (expected[g].rule.empty()) {
+            EXPECT_TRUE(j["draw_rule"].is_null());
+            EXPECT_TRUE(j["move_number"].is_null());
+            continue;
+        }
+        EXPECT_EQ(j["draw_rule"], expected[g].rule);
+        EXPECT_EQ(j["move_number"], expected[g].move_number);
+        EXPECT_EQ(j["side"], expected[g].side);
+        EXPECT_FALSE(j["reason"].get<std::string>().empty());
+    }
+}
+
+TEST(AdjudicateCli, RussianGamesReportTheMove) {
+    check_games("russian", "russian_games.pdn",
+                {
+                    {"2.1.9.1.7", 5, "white"},
+                    {"2.1.9.1.4", 15, "white"},
+                    {"2.1.9.1.3", 15, "white"},
+                    {"2.1.9.1.5 (2-3 pieces)", 5, "black"},
+                    {"2.1.9.1.5 (4-5 pieces)", 30, "black"},
+                    {"2.1.9.1.8", 15, "black"},
+                    {"2.1.9.1.9", 4, "black"},
+                    {"2.1.9.1.5 (2-3 pieces)", 8, "white"},
+                    {"2.1.9.1.5 (2-3 pieces)", 5, "black"},
+                    {"", 0, ""},
+                    {"2.1.9.1.5 (2-3 pieces)", 6, "white"},  // Black moved first: ply 10 is White's 6th move
+                });
+}
+
+TEST(AdjudicateCli, InternationalGamesReportTheMove) {
+    check_games("international", "international_games.pdn",
+                {
+                    {"3.5 (16 moves)", 16, "white"},
+                    {"3.5 (5 moves)", 5, "white"},
+                    {"3.5 (25 king moves)", 25, "black"},
+                    {"3.5 (repetition, 2.1.9.1.9)", 4, "black"},
+                    {"3.5 (5 moves)", 5, "white"},
+                });
+}
+
+TEST(AdjudicateCli, PdnJsonFieldsAndTablesWhereTheCountBegan) {
+    const Output r =
+        dtb("adjudicate --variant russian --pdn " + games("russian_games.pdn") + " --json --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::vector<Json> lines = json_lines(r.out);
+    ASSERT_GE(lines.size(), 2u);
+    const Json& g2 = lines[1];  // 2.1.9.1.4 from a setup position
+    EXPECT_EQ(keys(g2), (std::vector<std::string>{"game", "tags", "plies", "result", "draw_rule", "rule_title",
+                                                  "move_number", "side", "ply", "move", "reason", "also", "plies_after",
+                                                  "count_started", "at_count_start"}));
+    EXPECT_EQ(g2["ply"], 29);
+    EXPECT_EQ(g2["count_started"]["ply"], 0);
+    EXPECT_EQ(g2["at_count_start"]["fen"], "W:WKc1,Ke1,Kg1:BKh6");
+    EXPECT_EQ(g2["at_count_start"]["rule"], "2.1.9.1.4");
+    EXPECT_TRUE(g2["at_count_start"]["exact"].get<bool>());
+    // Three kings win this from the start, well inside 15 moves: the game
+    // record simply did not.
+    EXPECT_EQ(g2["at_count_start"]["winnable"], true);
+    // The game without a draw has no count.
+    EXPECT_EQ(keys(lines[9]), (std::vector<std::string>{"game", "tags", "plies", "result", "draw_rule", "move_number",
+                                                        "side", "reason"}));
+}
+
+TEST(AdjudicateCli, PdnInWords) {
+    const Output r = dtb("adjudicate --variant russian --pdn " + games("russian_games.pdn"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Draw by rule 2.1.9.1.8 at move 15 (Black, 15... d8-c7)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("11 games, 10 reached a draw by rule"), std::string::npos) << r.out;
+}
+
+// ---------------------------------------------------------------------------
+// --report
+
+TEST(AdjudicateCli, ReportAgreesWithTheManifest) {
+    const Output r = dtb("adjudicate --variant russian --dir " + tables() + " --report KKKvK --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    const Json manifest = Json::parse(slurp(std::string(DTB_ADJUDICATE_TABLES) + "/russian-KKKvK.json"));
+    const Json& all = j["sides"][0]["rows"][0];
+    EXPECT_EQ(all["positions_with"], "all positions");
+    EXPECT_EQ(all["positions"], manifest["positions"]);
+    EXPECT_EQ(all["won"], manifest["wins"]);
+    EXPECT_EQ(all["drawn"], manifest["draws"]);
+    EXPECT_EQ(all["longest_win_moves"], (manifest["longest_win"].get<int>() + 1) / 2);
+    EXPECT_EQ(all["won_within"]["15"], manifest["wins"]);  // every win within 15 moves
+    // The other side to move: its losses are the stronger side's wins.
+    const Json other = Json::parse(slurp(std::string(DTB_ADJUDICATE_TABLES) + "/russian-KvKKK.json"));
+    EXPECT_EQ(j["sides"][1]["rows"][0]["won"], other["losses"]);
+    EXPECT_EQ(j["sides"][1]["rows"][0]["lost"], other["wins"]);
+    // Rows for the board conditions of 2.1.9.1.3 and 2.1.9.1.7.
+    ASSERT_EQ(j["sides"][0]["rows"].size(), 3u);
+    const Json& road = j["sides"][0]["rows"][2];
+    EXPECT_EQ(road["positions_with"], "the lone king on the main road");
+    EXPECT_LT(road["won_within"]["5"].get<long>(), all["won_within"]["5"].get<long>());
+}
+
+}  // namespace
+}  // namespace dtb::probe_test
