@@ -81,19 +81,27 @@ int RawTable::value(std::uint64_t i) const {
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::span<const std::uint8_t> data) {
+    const std::initializer_list<std::span<const std::uint8_t>> parts{data};
+    write_file_atomically(path, parts);
+}
+
+void write_file_atomically(const std::filesystem::path& path,
+                           std::initializer_list<std::span<const std::uint8_t>> parts) {
     const std::filesystem::path tmp = path.string() + ".tmp";
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) throw file_error(tmp, std::string("cannot create: ") + std::strerror(errno));
-    std::size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::write(fd, data.data() + done, std::min<std::size_t>(data.size() - done, 1 << 30));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            const int err = errno;
-            ::close(fd);
-            throw file_error(tmp, std::string("write failed: ") + std::strerror(err));
+    for (const auto data : parts) {
+        std::size_t done = 0;
+        while (done < data.size()) {
+            const ssize_t n = ::write(fd, data.data() + done, std::min<std::size_t>(data.size() - done, 1 << 30));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                const int err = errno;
+                ::close(fd);
+                throw file_error(tmp, std::string("write failed: ") + std::strerror(err));
+            }
+            done += std::size_t(n);
         }
-        done += std::size_t(n);
     }
     if (::fsync(fd) != 0 || ::close(fd) != 0) throw file_error(tmp, std::string("cannot flush: ") + std::strerror(errno));
     std::error_code ec;
@@ -112,9 +120,9 @@ void write_raw_table(const std::filesystem::path& path, const RawTableHeader& he
     if (symbol_bytes.size() != header.positions * std::uint64_t(header.symbol_bytes))
         throw std::logic_error("write_raw_table: data size does not match the header");
     const auto head = encode_header(header, XXH3_64bits(symbol_bytes.data(), symbol_bytes.size()));
-    std::vector<std::uint8_t> file(head.begin(), head.end());
-    file.insert(file.end(), symbol_bytes.begin(), symbol_bytes.end());
-    write_file_atomically(path, file);
+    // Written straight from the solver's array: a copy would cost as much
+    // memory as the table.
+    write_file_atomically(path, {std::span<const std::uint8_t>(head), symbol_bytes});
 }
 
 namespace {

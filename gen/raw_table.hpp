@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <vector>
@@ -50,5 +51,8 @@ RawTableHeader read_raw_header(const std::filesystem::path& path);
 
 // Writes `data` to `path` atomically (temporary file, fsync, rename).
 void write_file_atomically(const std::filesystem::path& path, std::span<const std::uint8_t> data);
+// The same for a file made of several parts, written one after the other.
+void write_file_atomically(const std::filesystem::path& path,
+                           std::initializer_list<std::span<const std::uint8_t>> parts);
 
 }  // namespace dtb

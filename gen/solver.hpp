@@ -38,6 +38,7 @@
 
 #include "gen/bitmap.hpp"
 #include "gen/child_tables.hpp"
+#include "gen/signatures.hpp"
 #include "gen/values.hpp"
 #include "rules/movegen.hpp"
 #include "rules/position_index.hpp"
@@ -91,17 +92,23 @@ public:
     std::uint64_t illegal_slots(int side) const { return sides_[side].illegal_slots; }
 
     void solve(const SolveProgress& progress = {}) {
-        for (int s = 0; s < side_count_; ++s) {
-            sides_[s].values.assign(sides_[s].index.size(), Codec::kUnknown);
-            sides_[s].resolved = Bitmap(sides_[s].index.size());
-            sides_[s].selected = Bitmap(sides_[s].index.size());
-            sides_[s].captures = Bitmap(sides_[s].index.size());
-        }
+        // Memory peaks while a side is initialised, with its smaller tables
+        // loaded. So each side's arrays are made only when it is
+        // initialised, and the side whose captures and crownings lead into
+        // the larger tables goes first, while the other side holds nothing:
+        // a crowning can lead into a table as large as the pair itself.
+        int order[2] = {0, 1};
+        if (side_count_ == 2 && successor_positions(1) > successor_positions(0)) std::swap(order[0], order[1]);
         int max_pending = 0;
-        for (int s = 0; s < side_count_; ++s) {
-            const auto children = load_children_(sides_[s].index.signature());
-            max_pending = std::max(max_pending, initialise(s, *children, progress));
+        for (int k = 0; k < side_count_; ++k) {
+            Side& side = sides_[order[k]];
+            const auto children = load_children_(side.index.signature());
+            side.values.assign(side.index.size(), Codec::kUnknown);
+            side.resolved = Bitmap(side.index.size());
+            side.captures = Bitmap(side.index.size());
+            max_pending = std::max(max_pending, initialise(order[k], *children, progress));
         }
+        for (int s = 0; s < side_count_; ++s) sides_[s].selected = Bitmap(sides_[s].index.size());
         std::uint64_t new_before = 1;
         for (int n = 0;; ++n) {
             if (n > Codec::kMaxDistance) throw DistanceOverflow("distance above " + std::to_string(Codec::kMaxDistance));
@@ -135,6 +142,15 @@ private:
     };
 
     int other(int s) const { return side_count_ == 1 ? 0 : 1 - s; }
+
+    // The positions of the tables that side s's captures and crownings lead
+    // into: what loading its children costs.
+    std::uint64_t successor_positions(int s) const {
+        std::uint64_t n = 0;
+        for (const MaterialSignature& child : successor_signatures(sides_[s].index.signature()))
+            n += PositionIndex<V>(child).size();
+        return n;
+    }
 
     static T load(const T& v) { return std::atomic_ref<const T>(v).load(std::memory_order_relaxed); }
     static void store(T& v, T x) { std::atomic_ref<T>(v).store(x, std::memory_order_relaxed); }

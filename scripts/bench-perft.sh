@@ -26,5 +26,5 @@ bench() {  # variant depth expected-nodes
     "$variant" "$depth" "$expected" "$median" "${rates[*]}"
 }
 
-bench russian 11 110917189
-bench international 10 258895763
+bench russian 12 544770444
+bench international 11 1665861398

@@ -2,42 +2,17 @@
 // the PDN games of tests/rules/draw_games, its exit status, its JSON fields
 // and its words.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tests/probe/test_support.hpp"
+#include "tests/probe/cli_support.hpp"
 
 namespace dtb::probe_test {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-struct Output {
-    int status = -1;
-    std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-Output dtb(const std::string& args) {
-    const ScratchDir io;
-    const std::string command = std::string(DTB_BINARY) + " " + args + " < /dev/null > " +
-                                quote((io / "out").string()) + " 2> " + quote((io / "err").string());
-    const int raw = std::system(command.c_str());
-    Output r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(io / "out");
-    r.err = slurp(io / "err");
-    return r;
-}
 
 std::vector<Json> json_lines(const std::string& text) {
     std::vector<Json> v;
@@ -56,15 +31,7 @@ std::vector<std::string> keys(const Json& j) {
 std::string tables() {
     static std::once_flag once;
     std::call_once(once, [] {
-        ensure_tables(DTB_ADJUDICATE_TABLES, VariantId::Russian, 4);
-        ensure_tables(DTB_ADJUDICATE_TABLES, VariantId::International, 3);
-        GenerateOptions o;
-        o.variant = VariantId::International;
-        o.max_pieces = 4;
-        o.only = MaterialSignature::parse("KKKvK");
-        o.dir = DTB_ADJUDICATE_TABLES;
-        std::ostringstream log;
-        generate_tables(o, log);
+        make_adjudication_tables(DTB_ADJUDICATE_TABLES);
     });
     return quote(DTB_ADJUDICATE_TABLES);
 }

@@ -20,15 +20,7 @@ namespace {
 std::filesystem::path tables() {
     static std::once_flag once;
     std::call_once(once, [] {
-        ensure_tables(DTB_ADJUDICATE_TABLES, VariantId::Russian, 4);
-        ensure_tables(DTB_ADJUDICATE_TABLES, VariantId::International, 3);
-        GenerateOptions o;
-        o.variant = VariantId::International;
-        o.max_pieces = 4;
-        o.only = MaterialSignature::parse("KKKvK");
-        o.dir = DTB_ADJUDICATE_TABLES;
-        std::ostringstream log;
-        generate_tables(o, log);
+        make_adjudication_tables(DTB_ADJUDICATE_TABLES);
     });
     return DTB_ADJUDICATE_TABLES;
 }

@@ -2,52 +2,18 @@
 // table set, its exit status, its standard output (JSON fields, one result
 // per line) and its messages.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "gen/signatures.hpp"
-#include "tests/probe/test_support.hpp"
+#include "tests/probe/cli_support.hpp"
 
 namespace dtb::probe_test {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-struct Output {
-    int status = -1;
-    std::string out, err;
-
-    std::vector<std::string> lines() const {
-        std::vector<std::string> v;
-        std::istringstream in(out);
-        for (std::string line; std::getline(in, line);) v.push_back(line);
-        return v;
-    }
-};
-
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-// Runs `dtb ARGS` with `input` on standard input.
-Output dtb(const std::string& args, const std::string& input = "") {
-    const ScratchDir io;
-    std::ofstream(io / "in") << input;
-    const std::string command = std::string(DTB_BINARY) + " " + args + " < " + quote((io / "in").string()) + " > " +
-                                quote((io / "out").string()) + " 2> " + quote((io / "err").string());
-    const int raw = std::system(command.c_str());
-    Output r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(io / "out");
-    r.err = slurp(io / "err");
-    return r;
-}
 
 std::string small() { return quote(small_tables().string()); }
 

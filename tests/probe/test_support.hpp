@@ -35,6 +35,20 @@ inline std::filesystem::path ensure_tables(const std::filesystem::path& dir, Var
     return dir;
 }
 
+// Russian up to 4 pieces, international up to 3, and international three
+// kings against one (KKKvK, 4 pieces): the set the adjudication tests use.
+inline void make_adjudication_tables(const std::filesystem::path& dir) {
+    ensure_tables(dir, VariantId::Russian, 4);
+    ensure_tables(dir, VariantId::International, 3);
+    GenerateOptions o;
+    o.variant = VariantId::International;
+    o.max_pieces = 4;
+    o.only = MaterialSignature::parse("KKKvK");
+    o.dir = dir;
+    std::ostringstream log;
+    generate_tables(o, log);
+}
+
 // Russian up to 4 pieces and international up to 3, in one directory: the
 // small set the quick tests use (DTB_SMALL_TABLES is set by CMake).
 inline std::filesystem::path small_tables() {
