@@ -22,12 +22,16 @@ if not rows:
 positions = sum(r["positions"] for r in rows)
 wdl = sum(r["wdl_bytes"] for r in rows)
 dtw = sum(r["dtw_bytes"] for r in rows)
-biggest = max(rows, key=lambda r: r["positions_in_flight"])
-peak = max(r["peak_rss_bytes"] for r in rows)
+def per_position(r):
+    return r["peak_rss_bytes"] / r["positions_in_flight"]
+largest = max(r["positions_in_flight"] for r in rows)
+biggest = max((r for r in rows if r["positions_in_flight"] == largest), key=per_position)
+worst = max((r for r in rows if r["positions_in_flight"] >= 1e7), key=per_position)
 print(f"tables: {len(rows)}   positions: {positions:.4g} (each counted once: side to move normalised;"
       f" {2 * positions:.4g} counting both colours)")
-print(f"largest pair in flight: {biggest['signature']} {biggest['positions_in_flight']:.4g} positions;"
-      f" process peak {peak / 2**20:.0f} MiB = {peak / biggest['positions_in_flight']:.2f} bytes per position in flight")
+for what, r in (("largest pair in flight", biggest), ("most per position (pairs of 1e7 or more)", worst)):
+    print(f"{what}: {r['signature']} {r['positions_in_flight']:.4g} positions, peak {r['peak_rss_bytes'] / 2**20:.0f} MiB"
+          f" = {per_position(r):.2f} bytes per position in flight")
 print(f"compressed: WDL {wdl * 8 / positions:.3f} bits/position ({wdl / 2**20:.1f} MiB),"
       f" DTW {dtw * 8 / positions:.3f} bits/position ({dtw / 2**20:.1f} MiB)")
 PY
@@ -64,6 +68,7 @@ python3 - "$dir" "$user" "$sys" "$threads" <<'PY'
 import glob, json, sys
 positions = sum(json.load(open(f))["positions"] for f in glob.glob(sys.argv[1] + "/*.json"))
 cpu = float(sys.argv[2]) + float(sys.argv[3])
-print(f"speed: {positions / cpu / 1e6:.2f} M positions per CPU-second")
+print(f"speed: {positions / cpu / 1e6:.2f} M positions per CPU-second"
+      f" ({2 * positions / cpu / 1e6:.2f} M counting both colours)")
 PY
 rm -f "$log"
