@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test suite: builds dtb twice (optimised, and with AddressSanitizer +
 # UndefinedBehaviorSanitizer) and runs every test not labelled "slow" in
-# both. Deep perft and big generations live in scripts/slow-tests.sh.
+# both; then the probe's concurrency test under ThreadSanitizer. Deep perft and big generations live in scripts/slow-tests.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -15,4 +15,12 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDTB_TESTS=ON -DDTB_
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -LE "slow|nosan" --output-on-failure -j "$jobs"
+# ThreadSanitizer on the probe: 8 threads on one handle. The tables are made
+# first with one thread, since libgomp is not built for ThreadSanitizer.
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDTB_TESTS=ON -DDTB_TSAN=ON
+cmake --build build-tsan -j "$jobs" --target probe_concurrency_test dtb
+tsan_tables=build-tsan/probe-tables/small
+build-tsan/bin/dtb gen --variant russian --pieces 4 --dir "$tsan_tables" --threads 1 > /dev/null
+build-tsan/bin/dtb gen --variant international --pieces 3 --dir "$tsan_tables" --threads 1 > /dev/null
+TSAN_OPTIONS=halt_on_error=1 OMP_NUM_THREADS=1 build-tsan/bin/probe_concurrency_test
 echo "all tests passed"
