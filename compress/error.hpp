@@ -30,12 +30,13 @@ struct Error {
     std::string message;
 };
 
-// A value or an Error (std::expected arrives only in C++23).
-template <class T>
+// A value or an error (std::expected arrives only in C++23). The probe
+// library uses it too, with its own error type.
+template <class T, class E = Error>
 class Result {
 public:
     Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit on purpose, like std::expected
-    Result(Error error) : v_(std::move(error)) {}
+    Result(E error) : v_(std::move(error)) {}  // NOLINT: likewise
 
     bool ok() const { return v_.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -49,10 +50,11 @@ public:
     const T* operator->() const { return &value(); }
 
     // Only when !ok().
-    const Error& error() const { return std::get<1>(v_); }
+    const E& error() const { return std::get<1>(v_); }
+    E&& take_error() { return std::get<1>(std::move(v_)); }
 
 private:
-    std::variant<T, Error> v_;
+    std::variant<T, E> v_;
 };
 
 }  // namespace dtb::compress

@@ -285,7 +285,7 @@ private:
     Result stronger_to_move(const Position<V>& pos, const DrawCounts<V>& counts) {
         if (game_over(pos)) return std::optional<bool>(false);
         auto value = search_.value(pos);
-        if (!value) return value.take_failure();
+        if (!value) return value.take_error();
         if (wdl_of(*value) != 1) return std::optional<bool>(false);
         const int need = (*value + 1) / 2;
         // A lone-king count shorter than the need cannot be escaped.
@@ -304,7 +304,7 @@ private:
         if (++nodes_ > node_limit_) return std::optional<bool>();
 
         auto moves = search_.root(pos);
-        if (!moves) return moves.take_failure();
+        if (!moves) return moves.take_error();
         std::stable_sort(moves->begin(), moves->end(),
                          [](const auto& a, const auto& b) { return better(a.value, b.value); });
         bool unknown = false;
@@ -328,7 +328,7 @@ private:
     Result all_replies(const Position<V>& pos, const DrawCounts<V>& counts) {
         if (game_over(pos)) return std::optional<bool>(true);
         auto replies = search_.root(pos);
-        if (!replies) return replies.take_failure();
+        if (!replies) return replies.take_error();
         // The defender's best (longest) first: the likeliest refutation.
         std::stable_sort(replies->begin(), replies->end(),
                          [](const auto& a, const auto& b) { return better(a.value, b.value); });
@@ -426,7 +426,7 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
         if (st.applies && counts_stronger_side(V::draw_rules[st.index])) lone_king_rule = true;
     Search<V> search(tb);
     auto value = search.value(pos);
-    if (!value) return value.take_failure();
+    if (!value) return value.take_error();
     a.probed = true;
     a.value = *value;
     const Color us = pos.side_to_move;
@@ -493,7 +493,7 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
     if (!a.exact) {
         RuleSearch<V> rs(tb, s, o.search_nodes);
         auto r = rs.wins(pos, DrawCounts<V>::resumed(pos, o.moves_played, king_moves));
-        if (!r) return r.take_failure();
+        if (!r) return r.take_error();
         if (r->has_value()) {
             a.exact = true;
             a.basis = "search";

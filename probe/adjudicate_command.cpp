@@ -325,7 +325,7 @@ void run_report_for(const AdjudicateOptions& o) {
     if (!sig) throw InputError("--report " + o.report + ": not a material signature (like KKKvK)");
     std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
     auto tb = probe::Tablebase::open(dirs, std::size_t{256} << 20);
-    if (!tb) throw std::runtime_error(tb.failure().message);
+    if (!tb) throw std::runtime_error(tb.error().message);
     const probe::Search<V> search(**tb);
 
     // The stronger side is the signature's first side (White in the table
@@ -388,7 +388,7 @@ void run_report_for(const AdjudicateOptions& o) {
             const Position<V> pos = cursor.at(i);  // White to move
             const Color strong = stronger_to_move ? White : Black;
             auto value = search.value(pos);
-            if (!value) throw std::runtime_error(value.failure().message);
+            if (!value) throw std::runtime_error(value.error().message);
             const int wdl = stronger_to_move ? probe::wdl_of(*value) : -probe::wdl_of(*value);
             const int need = wdl > 0 ? (stronger_to_move ? (*value + 1) / 2 : *value / 2) : 0;
             for (Row& row : rows) {

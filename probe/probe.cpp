@@ -90,7 +90,7 @@ int probe_position(dtb_tablebase* tb, const dtb_position* pos, bool out_ok, Body
         if (pos == nullptr || !out_ok) return tb->fail({Status::bad_argument, "a NULL pointer argument"});
         const int status = with_c_variant(pos->variant, [&]<class V>() -> int {
             auto p = from_c<V>(*pos);
-            if (!p) return tb->fail(p.failure());
+            if (!p) return tb->fail(p.error());
             return body(Search<V>(*tb->tables), *p);
         });
         if (status == DTB_BAD_ARGUMENT && pos->variant != DTB_RUSSIAN && pos->variant != DTB_INTERNATIONAL)
@@ -162,8 +162,8 @@ int dtb_open(const char* const* dirs, size_t n_dirs, const dtb_options* opts, dt
         }
         auto tables = Tablebase::open(paths, opts ? opts->cache_bytes : kDefaultCacheBytes);
         if (!tables) {
-            copy_text(tables.failure().message, err, err_len);
-            return int(tables.failure().status);
+            copy_text(tables.error().message, err, err_len);
+            return int(tables.error().status);
         }
         auto handle = std::make_unique<dtb_tablebase>();
         handle->tables = std::move(*tables);
@@ -246,7 +246,7 @@ int dtb_position_to_fen(const dtb_position* pos, char* buf, size_t buf_len) {
         return with_c_variant(pos->variant, [&]<class V>() -> int {
             // A finished game still has a FEN: only what no board can hold is refused.
             auto p = board_from_c<V>(*pos);
-            if (!p) return int(p.failure().status);
+            if (!p) return int(p.error().status);
             const std::string fen = to_fen(*p);
             if (fen.size() + 1 > buf_len) return DTB_BUFFER_TOO_SMALL;
             copy_text(fen, buf, buf_len);
@@ -258,7 +258,7 @@ int dtb_position_to_fen(const dtb_position* pos, char* buf, size_t buf_len) {
 int dtb_probe_wdl(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) {
     return probe_position(tb, pos, value != nullptr, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
         auto wdl = search.wdl(p);
-        if (!wdl) return tb->fail(wdl.failure());
+        if (!wdl) return tb->fail(wdl.error());
         *value = dtb_value{*wdl, -1};
         return DTB_OK;
     });
@@ -267,7 +267,7 @@ int dtb_probe_wdl(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) 
 int dtb_probe_dtw(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) {
     return probe_position(tb, pos, value != nullptr, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
         auto v = search.value(p);
-        if (!v) return tb->fail(v.failure());
+        if (!v) return tb->fail(v.error());
         *value = c_value(*v);
         return DTB_OK;
     });
@@ -278,7 +278,7 @@ int dtb_probe_root(dtb_tablebase* tb, const dtb_position* pos, dtb_root_move* mo
     const bool out_ok = count != nullptr && (moves != nullptr || capacity == 0);
     return probe_position(tb, pos, out_ok, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
         auto root = search.root(p);
-        if (!root) return tb->fail(root.failure());
+        if (!root) return tb->fail(root.error());
         *count = root->size();
         for (size_t i = 0; i < root->size() && i < capacity; ++i)
             moves[i] = dtb_root_move{to_c(p, (*root)[i].move), c_value((*root)[i].value)};
@@ -292,7 +292,7 @@ int dtb_probe_root(dtb_tablebase* tb, const dtb_position* pos, dtb_root_move* mo
 int dtb_best_move(dtb_tablebase* tb, const dtb_position* pos, dtb_move* move, dtb_value* value) {
     return probe_position(tb, pos, move != nullptr, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
         auto best = search.best(p);
-        if (!best) return tb->fail(best.failure());
+        if (!best) return tb->fail(best.error());
         if (value) *value = c_value(*best ? (*best)->value : 0);
         if (!*best) return tb->fail({Status::no_move, "the side to move has no legal move: it has lost"});
         *move = to_c(p, (*best)->move);
@@ -305,10 +305,10 @@ int dtb_principal_variation(dtb_tablebase* tb, const dtb_position* pos, dtb_move
     const bool out_ok = length != nullptr && (moves != nullptr || capacity == 0);
     return probe_position(tb, pos, out_ok, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
         auto start = search.value(p);
-        if (!start) return tb->fail(start.failure());
+        if (!start) return tb->fail(start.error());
         if (value) *value = c_value(*start);
         auto line = search.principal_variation(p);
-        if (!line) return tb->fail(line.failure());
+        if (!line) return tb->fail(line.error());
         *length = line->size();
         Position<V> q = p;
         for (size_t i = 0; i < line->size() && i < capacity; ++i) {
@@ -329,7 +329,7 @@ int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played,
         o.moves_played = moves_played;
         o.king_moves_played = king_moves_played < 0 ? -1 : king_moves_played;
         auto a = adjudicate(*tb->tables, p, o);
-        if (!a) return tb->fail(a.failure());
+        if (!a) return tb->fail(a.error());
         to_c<V>(*a, *out);
         return DTB_OK;
     });
@@ -340,9 +340,9 @@ int dtb_position_after(const dtb_position* pos, const dtb_move* move, dtb_positi
     return guarded(nullptr, [&]() -> int {
         return with_c_variant(pos->variant, [&]<class V>() -> int {
             auto p = from_c<V>(*pos);
-            if (!p) return int(p.failure().status);
+            if (!p) return int(p.error().status);
             auto m = from_c(*p, *move);
-            if (!m) return int(m.failure().status);
+            if (!m) return int(m.error().status);
             *out = to_c(p->after(*m));
             return DTB_OK;
         });

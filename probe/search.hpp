@@ -94,7 +94,7 @@ public:
         out.reserve(moves.size());
         for (const Move& m : moves) {
             auto child = value(pos.after(m));
-            if (!child) return child.take_failure();
+            if (!child) return child.take_error();
             out.push_back(RootMove{m, value_before(*child)});
         }
         return out;
@@ -106,12 +106,12 @@ public:
     // followed.
     Outcome<std::optional<RootMove>> best(const Position<V>& pos) const {
         auto moves = root(pos);
-        if (!moves) return moves.take_failure();
+        if (!moves) return moves.take_error();
         std::optional<RootMove> best;
         for (const RootMove& r : *moves)
             if (!best || better(r.value, best->value)) best = r;
         auto own = value(pos);
-        if (!own) return own.take_failure();
+        if (!own) return own.take_error();
         const int expected = *own;
         const int found = best ? best->value : 0;  // no move: lost now
         if (found != expected)
@@ -124,13 +124,13 @@ public:
     // and for a position already lost.
     Outcome<std::vector<Move>> principal_variation(const Position<V>& pos) const {
         auto start = value(pos);
-        if (!start) return start.take_failure();
+        if (!start) return start.take_error();
         std::vector<Move> line;
         if (*start == kDraw) return line;
         Position<V> p = pos;
         for (int ply = 0; ply < *start; ++ply) {
             auto step = best(p);
-            if (!step) return step.take_failure();
+            if (!step) return step.take_error();
             if (!*step)
                 return Failure{Status::internal_error,
                                "the line from " + to_fen(pos) + " ended after " + std::to_string(ply) +
@@ -159,7 +159,7 @@ private:
         const Position<V> normal = normalize(pos);
         const MaterialSignature sig = signature_of(normal);
         auto table = tb_.table(kVariant, sig, compress::Metric::wdl);
-        if (!table) return table.take_failure();
+        if (!table) return table.take_error();
         const std::uint64_t index = (*table)->template index_for<V>().rank(normal);
         if (entry) *entry = Entry{sig, index};
         const auto symbol = (*table)->file->read(index);
@@ -183,7 +183,7 @@ private:
         if (!wdl) return wdl;
         if (*wdl == 0) return kDraw;
         auto table = tb_.table(kVariant, entry.signature, compress::Metric::dtw);
-        if (!table) return table.take_failure();
+        if (!table) return table.take_error();
         const auto symbol = (*table)->file->read(entry.index);
         if (!symbol) return read_failure(symbol.error());
         return dtw_from_symbol(*symbol, *wdl > 0);

@@ -4,8 +4,8 @@
 #pragma once
 
 #include <string>
-#include <utility>
-#include <variant>
+
+#include "compress/error.hpp"
 
 namespace dtb::probe {
 
@@ -29,30 +29,8 @@ struct Failure {
     std::string message;
 };
 
-// A value or a Failure (std::expected is C++23).
+// A value or a Failure.
 template <class T>
-class Outcome {
-public:
-    Outcome(T value) : v_(std::move(value)) {}  // NOLINT: implicit on purpose, like std::expected
-    Outcome(Failure failure) : v_(std::move(failure)) {}
-
-    bool ok() const { return v_.index() == 0; }
-    explicit operator bool() const { return ok(); }
-
-    // Only when ok().
-    T& value() { return std::get<0>(v_); }
-    const T& value() const { return std::get<0>(v_); }
-    T& operator*() { return value(); }
-    const T& operator*() const { return value(); }
-    T* operator->() { return &value(); }
-    const T* operator->() const { return &value(); }
-
-    // Only when !ok().
-    const Failure& failure() const { return std::get<1>(v_); }
-    Failure&& take_failure() { return std::get<1>(std::move(v_)); }
-
-private:
-    std::variant<T, Failure> v_;
-};
+using Outcome = compress::Result<T, Failure>;
 
 }  // namespace dtb::probe

@@ -14,33 +14,11 @@
 #include <unistd.h>
 
 #include "compress/format.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace dtb::compress::testing {
 
-// A directory of its own for each test, removed when the test ends.
-class ScratchDir {
-public:
-    ScratchDir() {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        // Parameterised tests have '/' in their names.
-        std::string name = "dtb_compress_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-                           std::to_string(::getpid());
-        for (char& c : name)
-            if (c == '/') c = '_';
-        path_ = std::filesystem::temp_directory_path() / name;
-        std::filesystem::remove_all(path_);
-        std::filesystem::create_directories(path_);
-    }
-    ~ScratchDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
+using test_support::ScratchDir;
 
 inline std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);

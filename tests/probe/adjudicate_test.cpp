@@ -245,7 +245,7 @@ TEST(Adjudicate, ACountThatACrowningRestartsIsNotSettledByDtw) {
     o.moves_played = 4;
     o.search_nodes = 0;  // DTW alone
     auto dtw_only = probe::adjudicate(**tb, pos, o);
-    ASSERT_TRUE(dtw_only.ok()) << dtw_only.failure().message;
+    ASSERT_TRUE(dtw_only.ok()) << dtw_only.error().message;
     EXPECT_EQ(*dtw_only->moves_needed, 2);
     EXPECT_EQ(dtw_only->moves_left, 1);
     EXPECT_FALSE(dtw_only->exact);
@@ -277,7 +277,7 @@ TEST(Adjudicate, AWinThatFitsIsNotProvenWithoutTheManifests) {
     o.moves_played = 2;
     o.search_nodes = 0;
     auto a = probe::adjudicate(**tb, parse_fen<Russian>("W:WKf8,Ke7,Kh6:BKb8"), o);
-    ASSERT_TRUE(a.ok()) << a.failure().message;
+    ASSERT_TRUE(a.ok()) << a.error().message;
     EXPECT_TRUE(a->winnable);
     EXPECT_FALSE(a->exact);
     EXPECT_NE(a->verdict.find(".json (longest win) is missing"), std::string::npos) << a->verdict;
@@ -369,11 +369,11 @@ void agrees_with_minimax(const std::string& sig, int max_moves, std::uint64_t st
                 o.moves_played = k;
                 o.search_nodes = 0;
                 auto by_dtw = probe::adjudicate(**tb, pos, o);
-                ASSERT_TRUE(by_dtw.ok()) << by_dtw.failure().message;
+                ASSERT_TRUE(by_dtw.ok()) << by_dtw.error().message;
                 if (!by_dtw->rule) continue;
                 o.search_nodes = 1000000;
                 auto full = probe::adjudicate(**tb, pos, o);
-                ASSERT_TRUE(full.ok()) << full.failure().message;
+                ASSERT_TRUE(full.ok()) << full.error().message;
                 const Color strong = *by_dtw->stronger;
                 const DrawCounts<V> counts = DrawCounts<V>::resumed(pos, k, k);
                 // A count resumed at its limit ended the game already.
@@ -424,7 +424,7 @@ void three_kings_exact_by_dtw(std::uint64_t stride) {
                 o.moves_played = k;
                 o.search_nodes = 0;
                 auto a = probe::adjudicate(**tb, pos, o);
-                ASSERT_TRUE(a.ok()) << a.failure().message;
+                ASSERT_TRUE(a.ok()) << a.error().message;
                 ASSERT_TRUE(a->exact) << to_fen(pos) << " k=" << k << ": " << a->verdict;
                 ++answers;
                 winnable += a->winnable;

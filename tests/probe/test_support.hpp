@@ -19,6 +19,7 @@
 #include "gen/values.hpp"
 #include "rules/notation.hpp"
 #include "rules/position_index.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace dtb::probe_test {
 
@@ -60,32 +61,7 @@ inline std::filesystem::path small_tables() {
     return DTB_SMALL_TABLES;
 }
 
-// A directory of its own for each test, removed when the test ends.
-class ScratchDir {
-public:
-    ScratchDir() {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        static std::atomic<int> count{0};  // several in one test must not share a path
-        std::string name = "dtb_probe_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-                           std::to_string(::getpid()) + "_" + std::to_string(count++);
-        for (char& c : name)
-            if (c == '/') c = '_';
-        path_ = std::filesystem::temp_directory_path() / name;
-        std::filesystem::remove_all(path_);
-        std::filesystem::create_directories(path_);
-    }
-    ~ScratchDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
+using test_support::ScratchDir;
 
 // dtb_open on some directories; fails the test if it cannot.
 class Handle {
