@@ -41,7 +41,9 @@ if [ "${1:-}" = "--scaling" ]; then
   variant=$2 sig=$3 dir=$4 threads=$5
   for t in 1 "$threads"; do
     work=$(mktemp -d)
-    for f in "$dir"/*.raw; do ln -s "$(realpath "$f")" "$work/"; done
+    # Every finished table but the pair's: with only the .raw files, gen
+    # would first compress each of the smaller tables again.
+    for f in "$dir"/*; do ln -s "$(realpath "$f")" "$work/"; done
     base=$(python3 -c "import sys; print(sys.argv[1])" "$sig")
     mirror=$(python3 -c "s=input(); a,b=s.split('v'); print(b+'v'+a)" <<<"$sig")
     rm -f "$work/$variant-$base".* "$work/$variant-$mirror".*
