@@ -13,9 +13,19 @@
 
 namespace dtb {
 
+// "russian-KKKvK": every file of a signature is this and an extension.
+inline std::string table_basename(VariantId variant, const MaterialSignature& sig) {
+    return std::string(variant_name(variant)) + "-" + sig.name();
+}
+
+// "russian-KKKvK.json": the manifest dtb gen writes beside the tables.
+inline std::string manifest_file_name(VariantId variant, const MaterialSignature& sig) {
+    return table_basename(variant, sig) + ".json";
+}
+
 // "russian-KKKvK.wdl", "international-KMvK.dtw".
 inline std::string table_file_name(VariantId variant, const MaterialSignature& sig, compress::Metric metric) {
-    std::string name = std::string(variant_name(variant)) + "-" + sig.name();
+    std::string name = table_basename(variant, sig);
     switch (metric) {
         case compress::Metric::wdl: return name + ".wdl";
         case compress::Metric::dtw: return name + ".dtw";

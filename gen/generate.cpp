@@ -21,16 +21,12 @@
 
 namespace dtb {
 
-std::string table_basename(VariantId variant, const MaterialSignature& sig) {
-    return std::string(variant_name(variant)) + "-" + sig.name();
-}
-
 std::filesystem::path raw_table_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
     return dir / (table_basename(variant, sig) + ".raw");
 }
 
 std::filesystem::path manifest_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
-    return dir / (table_basename(variant, sig) + ".json");
+    return dir / manifest_file_name(variant, sig);
 }
 
 void reset_peak_resident_bytes() {
@@ -140,7 +136,7 @@ void write_manifest(const std::filesystem::path& path, VariantId variant, const 
     nlohmann::ordered_json j{{"variant", variant_name(variant)},
                              {"signature", s.signature.name()},
                              {"positions", s.positions},
-                             {"index_waste_percent", s.positions ? 100.0 * double(s.illegal_slots) / double(s.positions) : 0.0},
+                             {"index_waste_percent", s.index_waste_percent()},
                              {"wins", s.wins},
                              {"draws", s.draws},
                              {"losses", s.losses},
@@ -269,7 +265,7 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
             write_manifest(manifest_path(o.dir, o.variant, s.signature), o.variant, s);
             log << std::left << std::setw(10) << s.signature.name() << std::right << std::setw(13) << s.positions
                 << " positions (index waste " << std::fixed << std::setprecision(1)
-                << (s.positions ? 100.0 * double(s.illegal_slots) / double(s.positions) : 0.0) << "%)  "
+                << s.index_waste_percent() << "%)  "
                 << std::setw(11) << s.wins << " won " << std::setw(11) << s.draws << " drawn " << std::setw(11)
                 << s.losses << " lost  longest win " << s.longest_win << "  " << std::setprecision(2) << s.seconds
                 << " s\n";

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compress/table_names.hpp"  // table_basename, manifest_file_name
 #include "rules/material.hpp"
 #include "rules/variant.hpp"
 
@@ -43,9 +44,10 @@ struct TableStats {
     std::uint64_t dtw_bytes = 0;  // compressed DTW file size
     std::uint64_t positions_in_flight = 0;  // the pair's positions
     std::uint64_t peak_rss_bytes = 0;       // the process's peak resident memory while solving the pair
+
+    double index_waste_percent() const { return positions ? 100.0 * double(illegal_slots) / double(positions) : 0.0; }
 };
 
-std::string table_basename(VariantId variant, const MaterialSignature& sig);
 std::filesystem::path raw_table_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig);
 std::filesystem::path manifest_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig);
 

@@ -15,10 +15,8 @@ namespace dtb {
 
 namespace {
 
-// The symbols are made from the solver's values block by block as the
-// writer asks for them; the only extra memory is one bit per position
-// marking capture positions.
-// Which positions of `sig` have a capture for the side to move.
+// Which positions of `sig` have a capture for the side to move (when the
+// solver's own record of them is not at hand: tables compressed again).
 template <class V>
 Bitmap find_captures(const MaterialSignature& sig) {
     const PositionIndex<V> index(sig);
@@ -37,6 +35,9 @@ Bitmap find_captures(const MaterialSignature& sig) {
     return captures;
 }
 
+// The symbols are made from the solver's values block by block as the
+// writer asks for them; the only extra memory is one bit per position
+// marking capture positions.
 template <class V, class T>
 CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig,
                              const T* values, std::uint64_t n, const Bitmap* known_captures) {

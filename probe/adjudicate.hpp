@@ -105,6 +105,7 @@ Material material_of(const Position<V>& pos, Color c) {
 
 // "longest_win" or "longest_loss" of a manifest (NAME.json, written by dtb
 // gen): plies, -1 for null; nullopt if the file or the field is missing.
+// Read by hand so that the installed probe library needs no JSON library.
 inline std::optional<int> manifest_field(const std::filesystem::path& path, const std::string& field) {
     std::ifstream in(path);
     if (!in) return std::nullopt;
@@ -132,7 +133,7 @@ inline std::optional<int> manifest_field(const std::filesystem::path& path, cons
 // The manifest of `sig` in the first directory that has it.
 inline std::optional<std::filesystem::path> find_manifest(const Tablebase& tb, VariantId variant,
                                                           const MaterialSignature& sig) {
-    const std::string name = std::string(variant_name(variant)) + "-" + sig.name() + ".json";
+    const std::string name = manifest_file_name(variant, sig);
     for (const auto& dir : tb.dirs()) {
         std::error_code ec;
         if (std::filesystem::is_regular_file(dir / name, ec)) return dir / name;
@@ -152,8 +153,7 @@ std::optional<int> longest_win_moves(const Tablebase& tb, Material s, Material d
     const int win = own ? manifest_field(*own, "longest_win").value_or(-2) : -2;
     const int loss = other ? manifest_field(*other, "longest_loss").value_or(-2) : -2;
     if (win == -2 || loss == -2) {
-        *missing =
-            std::string(variant_name(variant)) + "-" + (win == -2 ? s_to_move : s_to_move.mirror()).name() + ".json";
+        *missing = manifest_file_name(variant, win == -2 ? s_to_move : s_to_move.mirror());
         return std::nullopt;
     }
     return std::max(win < 0 ? 0 : (win + 1) / 2, loss < 0 ? 0 : loss / 2);
@@ -272,9 +272,7 @@ private:
     };
     struct KeyHash {
         std::size_t operator()(const Key& k) const {
-            std::uint64_t h = k.pos.pieces[White] * 0x9E3779B97F4A7C15ULL;
-            h ^= (k.pos.pieces[Black] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-            h ^= (k.pos.kings + std::uint64_t(k.pos.side_to_move)) * 0x165667B19E3779F9ULL;
+            std::uint64_t h = PositionHash{}(k.pos);
             h ^= std::uint64_t(std::uint16_t(k.counts.plies_since_conversion)) * 0x27D4EB2F165667C5ULL;
             h ^= std::uint64_t(std::uint16_t(k.counts.plies_of_kings_only)) << 17;
             for (std::int8_t c : k.counts.lone) h = (h ^ std::uint8_t(c)) * 0x100000001B3ULL;

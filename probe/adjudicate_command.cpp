@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "dtb/probe.h"
+#include "probe/command_support.hpp"
 #include "probe/adjudicate.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/command_line.hpp"
@@ -43,22 +44,14 @@ struct AdjudicateOptions {
     bool json = false;
 };
 
-std::string moves_text(int n) { return std::to_string(n) + (n == 1 ? " move" : " moves"); }
+using probe::detail::moves_text;
+using probe::detail::side_name;
 const char* color_word(Color c) { return c == White ? "white" : "black"; }
-const char* color_name(Color c) { return c == White ? "White" : "Black"; }
 
 // A handle on the tables through the C API, closed at the end.
 class Tables {
 public:
-    Tables(const std::vector<std::string>& dirs) {
-        std::vector<const char*> paths;
-        for (const std::string& d : dirs) paths.push_back(d.c_str());
-        char err[1024];
-        if (dtb_open(paths.data(), paths.size(), nullptr, &tb_, err, sizeof err) != DTB_OK) throw InputError(err);
-    }
-    ~Tables() { dtb_close(tb_); }
-    Tables(const Tables&) = delete;
-    Tables& operator=(const Tables&) = delete;
+    explicit Tables(const std::vector<std::string>& dirs) : tables_(dirs), tb_(tables_.get()) {}
 
     // The adjudication, or throws: InputError for a bad position (exit 2),
     // runtime_error when the tables cannot answer (exit 1).
@@ -71,12 +64,9 @@ public:
     }
 
 private:
-    dtb_tablebase* tb_ = nullptr;
+    OpenTables tables_;
+    dtb_tablebase* tb_;
 };
-
-int c_variant(const std::string& variant) {
-    return variant_from_option(variant) == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
-}
 
 dtb_position c_position(int variant, const std::string& fen) {
     dtb_position pos;
@@ -84,8 +74,6 @@ dtb_position c_position(int variant, const std::string& fen) {
     if (dtb_position_from_fen(variant, fen.c_str(), &pos, err, sizeof err) != DTB_OK) throw InputError(err);
     return pos;
 }
-
-const char* wdl_word(int wdl) { return wdl == DTB_WIN ? "win" : wdl == DTB_DRAW ? "draw" : "loss"; }
 
 Json adjudication_json(const dtb_adjudication& a) {
     Json rules = Json::array();
@@ -185,7 +173,7 @@ std::pair<int, Color> move_of_ply(int ply, Color first) {
 std::string after_ply_text(int ply, Color first) {
     if (ply == 0) return "the start of the game";
     const auto [number, side] = move_of_ply(ply, first);
-    return "move " + std::to_string(number) + " (" + color_name(side) + ")";
+    return "move " + std::to_string(number) + " (" + side_name(side) + ")";
 }
 
 template <class V>
@@ -194,7 +182,7 @@ std::string reason_text(const DrawReached& d, Color first) {
     const std::string since = after_ply_text(d.count_start_ply, first);
     switch (r.count) {
         case DrawCount::stronger_side_moves:
-            return std::string(color_name(*d.stronger)) + "'s move " + std::to_string(r.limit) + " since " + since +
+            return std::string(side_name(*d.stronger)) + "'s move " + std::to_string(r.limit) + " since " + since +
                    ", when " + std::string(r.title) + " stood on the board, did not capture the lone king";
         case DrawCount::moves_without_conversion:
             return moves_text(r.limit) + " of each side with no capture and no crowning since " + since +
@@ -300,7 +288,7 @@ void run_pdn_for(const AdjudicateOptions& o) {
         }
         const auto [move_number, side] = move_of_ply(draw->ply, first);
         std::cout << "  Draw by rule " << V::draw_rules[draw->rule].id << " at move " << move_number << " ("
-                  << color_name(side) << ", " << move_number << (side == White ? ". " : "... ") << move_written
+                  << side_name(side) << ", " << move_number << (side == White ? ". " : "... ") << move_written
                   << "): " << reason_text<V>(*draw, first) << ".\n";
         for (std::size_t i : draw->also) std::cout << "  Also by rule " << V::draw_rules[i].id << " at that move.\n";
         if (int after = int(game.plies.size()) - draw->ply; after > 0)

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "dtb/probe.h"
+#include "probe/command_support.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/command_line.hpp"
 #include "rules/notation.hpp"
@@ -48,16 +49,8 @@ struct ProbeReport {
 
 class Prober {
 public:
-    Prober(const std::string& variant, const std::vector<std::string>& dirs) {
-        variant_ = variant_from_option(variant) == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
-        std::vector<const char*> paths;
-        for (const std::string& d : dirs) paths.push_back(d.c_str());
-        char err[1024];
-        if (dtb_open(paths.data(), paths.size(), nullptr, &tb_, err, sizeof err) != DTB_OK) throw InputError(err);
-    }
-    ~Prober() { dtb_close(tb_); }
-    Prober(const Prober&) = delete;
-    Prober& operator=(const Prober&) = delete;
+    Prober(const std::string& variant, const std::vector<std::string>& dirs)
+        : tables_(dirs), tb_(tables_.get()), variant_(c_variant(variant)) {}
 
     // The report of one FEN, or why there is none.
     std::variant<ProbeReport, ProbeError> probe(const std::string& fen) {
@@ -93,11 +86,10 @@ private:
         return ProbeError{status == DTB_BAD_POSITION, dtb_error_message(tb_)};
     }
 
-    dtb_tablebase* tb_ = nullptr;
-    int variant_ = DTB_RUSSIAN;
+    OpenTables tables_;
+    dtb_tablebase* tb_;
+    int variant_;
 };
-
-const char* wdl_word(int wdl) { return wdl == DTB_WIN ? "win" : wdl == DTB_DRAW ? "draw" : "loss"; }
 
 Json report_json(const ProbeReport& r) {
     return Json{{"fen", r.fen},

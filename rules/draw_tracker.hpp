@@ -325,18 +325,9 @@ public:
     int ply() const { return ply_; }
 
 private:
-    struct Hash {
-        std::size_t operator()(const Position<V>& p) const {
-            std::uint64_t h = p.pieces[White] * 0x9E3779B97F4A7C15ULL;
-            h ^= (p.pieces[Black] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-            h ^= (p.kings + std::uint64_t(p.side_to_move)) * 0x165667B19E3779F9ULL;
-            return std::size_t(h ^ (h >> 29));
-        }
-    };
-
     Position<V> pos_;
     DrawCounts<V> counts_;
-    std::unordered_map<Position<V>, int, Hash> seen_;
+    std::unordered_map<Position<V>, int, PositionHash> seen_;
     int ply_ = 0;
 };
 

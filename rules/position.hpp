@@ -3,6 +3,7 @@
 #pragma once
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 
 #include "rules/bitboard.hpp"
@@ -63,6 +64,17 @@ struct Position {
     }
 
     friend bool operator==(const Position&, const Position&) = default;
+};
+
+// For hash tables of positions (repetitions, search memos).
+struct PositionHash {
+    template <class V>
+    std::size_t operator()(const Position<V>& p) const {
+        std::uint64_t h = p.pieces[White] * 0x9E3779B97F4A7C15ULL;
+        h ^= (p.pieces[Black] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+        h ^= (p.kings + std::uint64_t(p.side_to_move)) * 0x165667B19E3779F9ULL;
+        return std::size_t(h ^ (h >> 29));
+    }
 };
 
 }  // namespace dtb
