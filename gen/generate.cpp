@@ -12,10 +12,10 @@
 #include <set>
 #include <sstream>
 
-#include "compress/table_names.hpp"
+#include "tables/table_names.hpp"
 #include "gen/child_tables.hpp"
 #include "gen/raw_table.hpp"
-#include "gen/signatures.hpp"
+#include "tables/signatures.hpp"
 #include "gen/solver.hpp"
 #include "gen/table_writer.hpp"
 
@@ -69,8 +69,8 @@ bool is_solved(const std::filesystem::path& dir, VariantId variant, const Materi
 // A finished table: solved, compressed, and its manifest written (last).
 bool is_finished(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
     return is_solved(dir, variant, sig) && std::filesystem::exists(manifest_path(dir, variant, sig)) &&
-           std::filesystem::exists(dir / table_file_name(variant, sig, compress::Metric::wdl)) &&
-           std::filesystem::exists(dir / table_file_name(variant, sig, compress::Metric::dtw));
+           std::filesystem::exists(dir / table_file_name(variant, sig, format::Metric::wdl)) &&
+           std::filesystem::exists(dir / table_file_name(variant, sig, format::Metric::dtw));
 }
 
 // One line on a terminal, rewritten in place at most a few times a second.

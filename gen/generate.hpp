@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "compress/table_names.hpp"  // table_basename, manifest_file_name
-#include "rules/material.hpp"
+#include "tables/table_names.hpp"  // table_basename, manifest_file_name
+#include "tables/material_signature.hpp"
 #include "rules/variant.hpp"
 
 namespace dtb {

@@ -10,7 +10,7 @@
 
 #include <xxhash.h>
 
-#include "gen/values.hpp"
+#include "tables/values.hpp"
 
 namespace dtb {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "rules/material.hpp"
+#include "tables/material_signature.hpp"
 #include "rules/variant.hpp"
 
 namespace dtb {

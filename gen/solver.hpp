@@ -38,10 +38,10 @@
 
 #include "gen/bitmap.hpp"
 #include "gen/child_tables.hpp"
-#include "gen/signatures.hpp"
-#include "gen/values.hpp"
+#include "tables/signatures.hpp"
+#include "tables/values.hpp"
 #include "rules/movegen.hpp"
-#include "rules/position_index.hpp"
+#include "tables/position_index.hpp"
 
 namespace dtb {
 

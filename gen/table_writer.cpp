@@ -4,12 +4,12 @@
 
 #include <vector>
 
-#include "compress/table_file.hpp"
-#include "compress/table_names.hpp"
+#include "format/table_file.hpp"
+#include "tables/table_names.hpp"
 #include "gen/bitmap.hpp"
-#include "gen/values.hpp"
+#include "tables/values.hpp"
 #include "rules/movegen.hpp"
-#include "rules/position_index.hpp"
+#include "tables/position_index.hpp"
 
 namespace dtb {
 
@@ -64,32 +64,32 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
     // level 12, 3.5% larger than level 15 in 40% of the time; DTW a byte a
     // symbol in blocks of 8192 at level 7, as small as level 9 in half the
     // time and far under its size target.
-    compress::WriterOptions wdl_options;
+    format::WriterOptions wdl_options;
     wdl_options.symbol_bits = 2;
     wdl_options.positions_per_block = 32768;
     wdl_options.zstd_level = 12;
-    compress::WriterOptions dtw_options;
+    format::WriterOptions dtw_options;
     dtw_options.positions_per_block = 8192;
     dtw_options.zstd_level = 7;
 
-    const compress::Material material = file_material(sig);
+    const format::Material material = file_material(sig);
     const std::uint32_t scheme = PositionIndex<V>::kVersion;
     CompressedSizes sizes;
     sizes.capture_positions = capture_count;
 
-    const auto wdl_path = dir / table_file_name(variant, sig, compress::Metric::wdl);
-    compress::write_table(
-        wdl_path, {variant, material, compress::Metric::wdl, scheme}, n,
-        compress::SymbolSource<std::uint8_t>([values](std::uint64_t first, std::span<std::uint8_t> out) {
+    const auto wdl_path = dir / table_file_name(variant, sig, format::Metric::wdl);
+    format::write_table(
+        wdl_path, {variant, material, format::Metric::wdl, scheme}, n,
+        format::SymbolSource<std::uint8_t>([values](std::uint64_t first, std::span<std::uint8_t> out) {
             for (std::size_t j = 0; j < out.size(); ++j) {
                 const int v = decode_value(values[first + j]);
                 out[j] = v == kDrawValue ? kWdlDraw : is_win(v) ? kWdlWin : kWdlLoss;
             }
         }),
-        compress::DontCare::predicate(is_capture), wdl_options);
+        format::DontCare::predicate(is_capture), wdl_options);
 
-    const auto dtw_path = dir / table_file_name(variant, sig, compress::Metric::dtw);
-    const compress::TableDescription dtw_description{variant, material, compress::Metric::dtw, scheme};
+    const auto dtw_path = dir / table_file_name(variant, sig, format::Metric::dtw);
+    const format::TableDescription dtw_description{variant, material, format::Metric::dtw, scheme};
     auto dtw_source = [values]<class S>(std::uint64_t first, std::span<S> out) {
         for (std::size_t j = 0; j < out.size(); ++j) {
             const int v = decode_value(values[first + j]);
@@ -97,17 +97,17 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
         }
     };
     if (dtw_symbol(longest) <= 0xFF)
-        compress::write_table(dtw_path, dtw_description, n,
-                              compress::SymbolSource<std::uint8_t>([&](std::uint64_t f, std::span<std::uint8_t> o) {
+        format::write_table(dtw_path, dtw_description, n,
+                              format::SymbolSource<std::uint8_t>([&](std::uint64_t f, std::span<std::uint8_t> o) {
                                   dtw_source(f, o);
                               }),
-                              compress::DontCare::predicate(is_draw_or_capture), dtw_options);
+                              format::DontCare::predicate(is_draw_or_capture), dtw_options);
     else
-        compress::write_table(dtw_path, dtw_description, n,
-                              compress::SymbolSource<std::uint16_t>([&](std::uint64_t f, std::span<std::uint16_t> o) {
+        format::write_table(dtw_path, dtw_description, n,
+                              format::SymbolSource<std::uint16_t>([&](std::uint64_t f, std::span<std::uint16_t> o) {
                                   dtw_source(f, o);
                               }),
-                              compress::DontCare::predicate(is_draw_or_capture), dtw_options);
+                              format::DontCare::predicate(is_draw_or_capture), dtw_options);
     sizes.wdl_bytes = std::filesystem::file_size(wdl_path);
     sizes.dtw_bytes = std::filesystem::file_size(dtw_path);
     return sizes;

@@ -6,7 +6,7 @@
 #include <span>
 
 #include "gen/bitmap.hpp"
-#include "rules/material.hpp"
+#include "tables/material_signature.hpp"
 #include "rules/variant.hpp"
 
 namespace dtb {

@@ -10,7 +10,7 @@
 
 #include "gen/child_tables.hpp"
 #include "gen/generate.hpp"
-#include "gen/signatures.hpp"
+#include "tables/signatures.hpp"
 #include "rules/notation.hpp"
 
 namespace dtb {

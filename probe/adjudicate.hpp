@@ -41,7 +41,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "compress/table_names.hpp"
+#include "tables/table_names.hpp"
 #include "probe/search.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/draw_tracker.hpp"

@@ -9,7 +9,7 @@
 
 #include "dtb/probe.h"
 #include "probe/status.hpp"
-#include "rules/combinatorics.hpp"
+#include "tables/combinatorics.hpp"
 #include "rules/notation.hpp"
 
 namespace dtb::probe {

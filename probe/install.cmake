@@ -1,27 +1,53 @@
 # What `cmake --install` puts where, for engines:
 #   include/dtb/probe.h                the C API
-#   lib/libdtb_probe.a                 the probe with the rules and table-file
-#                                      code it uses, in one archive
+#   lib/libdtb_probe.a                 the probe with the rules, table-file
+#                                      and table-contract code it uses, in
+#                                      one archive
 #   lib/cmake/dtb/dtbConfig.cmake      find_package(dtb) -> target dtb::probe
 #   lib/pkgconfig/dtb.pc               pkg-config --cflags --libs dtb
 # The archive needs zstd, xxHash and the C++ runtime at link time; both the
-# CMake target and dtb.pc say so. It is compiled with this build's flags:
-# configure with -DDTB_NATIVE=OFF for a library that runs on other machines.
+# CMake target and dtb.pc say so.
+#
+# The archive is compiled apart from the in-tree libraries, without
+# -march=native: an engine built with it must run on any x86-64 machine,
+# not only on the one dtb was built on. DTB_PORTABLE_ARCH (for example
+# x86-64-v3) raises the baseline on purpose.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-# One archive of the probe's objects and those of the modules it calls, so
-# that an engine links one library and not dtb's internal ones. Unused
-# members (the table writer, which needs OpenMP) are never pulled in.
-add_library(dtb_probe_install STATIC
-  $<TARGET_OBJECTS:dtb_probe_objects> $<TARGET_OBJECTS:dtb_rules> $<TARGET_OBJECTS:dtb_compress>)
+# The sources of the layers the probe stands on, as their targets list them.
+# The table writer is left out: the probe never writes, and it needs OpenMP.
+set(portable_sources)
+foreach(layer dtb_rules dtb_format dtb_tables dtb_probe)
+  get_target_property(layer_dir ${layer} SOURCE_DIR)
+  get_target_property(layer_sources ${layer} SOURCES)
+  foreach(source IN LISTS layer_sources)
+    cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY ${layer_dir})
+    list(APPEND portable_sources ${source})
+  endforeach()
+endforeach()
+list(FILTER portable_sources EXCLUDE REGEX "/format/writer\\.cpp$")
+
+add_library(dtb_probe_install STATIC ${portable_sources})
 set_target_properties(dtb_probe_install PROPERTIES
   OUTPUT_NAME dtb_probe
   EXPORT_NAME probe
   ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/install-lib)  # apart from the in-tree libdtb_probe.a
-target_include_directories(dtb_probe_install INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-# Made by dtbConfig.cmake where the package is found.
-target_link_libraries(dtb_probe_install INTERFACE $<INSTALL_INTERFACE:dtb::zstd;dtb::xxhash;Threads::Threads>)
+target_include_directories(dtb_probe_install
+  PRIVATE ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/include
+  INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_compile_features(dtb_probe_install PRIVATE cxx_std_20)
+if(DTB_PORTABLE_ARCH)
+  target_compile_options(dtb_probe_install PRIVATE -march=${DTB_PORTABLE_ARCH})
+endif()
+# Headers only at compile time; the libraries are named below for the
+# installed package, where dtbConfig.cmake finds them.
+target_include_directories(dtb_probe_install SYSTEM PRIVATE
+  $<TARGET_PROPERTY:zstd::libzstd_shared,INTERFACE_INCLUDE_DIRECTORIES>
+  $<TARGET_PROPERTY:PkgConfig::XXHASH,INTERFACE_INCLUDE_DIRECTORIES>)
+target_link_libraries(dtb_probe_install
+  PRIVATE $<BUILD_INTERFACE:dtb_common_options>
+  INTERFACE $<INSTALL_INTERFACE:dtb::zstd;dtb::xxhash;Threads::Threads>)
 
 install(FILES include/dtb/probe.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb)
 install(TARGETS dtb_probe_install EXPORT dtbTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

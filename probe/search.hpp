@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include "compress/table_names.hpp"
+#include "tables/table_names.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
-#include "rules/position_index.hpp"
+#include "tables/position_index.hpp"
 
 namespace dtb::probe {
 
@@ -158,7 +158,7 @@ private:
     Outcome<int> read_wdl(const Position<V>& pos, Entry* entry = nullptr) const {
         const Position<V> normal = normalize(pos);
         const MaterialSignature sig = signature_of(normal);
-        auto table = tb_.table(kVariant, sig, compress::Metric::wdl);
+        auto table = tb_.table(kVariant, sig, format::Metric::wdl);
         if (!table) return table.take_error();
         const std::uint64_t index = (*table)->template index_for<V>().rank(normal);
         if (entry) *entry = Entry{sig, index};
@@ -182,15 +182,15 @@ private:
         auto wdl = read_wdl(pos, &entry);
         if (!wdl) return wdl;
         if (*wdl == 0) return kDraw;
-        auto table = tb_.table(kVariant, entry.signature, compress::Metric::dtw);
+        auto table = tb_.table(kVariant, entry.signature, format::Metric::dtw);
         if (!table) return table.take_error();
         const auto symbol = (*table)->file->read(entry.index);
         if (!symbol) return read_failure(symbol.error());
         return dtw_from_symbol(*symbol, *wdl > 0);
     }
 
-    static Failure read_failure(const compress::Error& e) {
-        return Failure{e.code == compress::ErrorCode::io ? Status::io_error : Status::corrupt_table, e.message};
+    static Failure read_failure(const format::Error& e) {
+        return Failure{e.code == format::ErrorCode::io ? Status::io_error : Status::corrupt_table, e.message};
     }
 
     const Tablebase& tb_;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "compress/error.hpp"
+#include "format/error.hpp"
 
 namespace dtb::probe {
 
@@ -31,6 +31,6 @@ struct Failure {
 
 // A value or a Failure.
 template <class T>
-using Outcome = compress::Result<T, Failure>;
+using Outcome = format::Result<T, Failure>;
 
 }  // namespace dtb::probe

@@ -2,22 +2,22 @@
 
 #include <system_error>
 
-#include "compress/table_names.hpp"
-#include "rules/position_index.hpp"
+#include "tables/table_names.hpp"
+#include "tables/position_index.hpp"
 
 namespace dtb::probe {
 
 namespace {
 
-Status status_of(compress::ErrorCode code) {
-    return code == compress::ErrorCode::io ? Status::io_error : Status::corrupt_table;
+Status status_of(format::ErrorCode code) {
+    return code == format::ErrorCode::io ? Status::io_error : Status::corrupt_table;
 }
 
 }  // namespace
 
 // A file renamed to another signature's name, or written with another index
 // scheme, would otherwise give wrong values with valid checksums.
-std::string header_mismatch(const compress::Header& h, const TableName& name) {
+std::string header_mismatch(const format::Header& h, const TableName& name) {
     return with_variant(name.variant, [&]<class V>() -> std::string {
         if (h.table.variant != name.variant) return "the header is for another variant";
         if (h.table.metric != name.metric) return "the header is for another metric";
@@ -28,7 +28,7 @@ std::string header_mismatch(const compress::Header& h, const TableName& name) {
         const std::uint64_t expected = PositionIndex<V>(name.signature).size();
         if (h.position_count != expected)
             return std::to_string(h.position_count) + " positions, the signature has " + std::to_string(expected);
-        if (name.metric == compress::Metric::wdl && h.max_symbol > kWdlWin)
+        if (name.metric == format::Metric::wdl && h.max_symbol > kWdlWin)
             return "a WDL symbol above 2 (max_symbol " + std::to_string(h.max_symbol) + ")";
         return {};
     });
@@ -41,11 +41,11 @@ std::optional<TableName> parse_table_file_name(const std::string& name) {
     const auto variant = parse_variant(std::string_view(name).substr(0, dash));
     if (!variant) return std::nullopt;
     const std::string extension = name.substr(dot + 1);
-    compress::Metric metric;
+    format::Metric metric;
     if (extension == "wdl")
-        metric = compress::Metric::wdl;
+        metric = format::Metric::wdl;
     else if (extension == "dtw")
-        metric = compress::Metric::dtw;
+        metric = format::Metric::dtw;
     else
         return std::nullopt;
     const auto sig = MaterialSignature::parse(std::string_view(name).substr(dash + 1, dot - dash - 1));
@@ -62,7 +62,7 @@ std::optional<TableName> parse_table_file_name(const std::string& name) {
     return TableName{*variant, *sig, metric};
 }
 
-std::uint32_t Tablebase::key(VariantId variant, const MaterialSignature& sig, compress::Metric metric) {
+std::uint32_t Tablebase::key(VariantId variant, const MaterialSignature& sig, format::Metric metric) {
     // Counts are at most 50 (6 bits each); the key is exact, not a hash.
     return (std::uint32_t(variant) << 26) | (std::uint32_t(metric) << 24) | (std::uint32_t(sig.men[0]) << 18) |
            (std::uint32_t(sig.kings[0]) << 12) | (std::uint32_t(sig.men[1]) << 6) | std::uint32_t(sig.kings[1]);
@@ -72,7 +72,7 @@ Outcome<std::unique_ptr<Tablebase>> Tablebase::open(const std::vector<std::files
                                                     std::size_t cache_bytes) {
     std::unique_ptr<Tablebase> tb(new Tablebase());
     tb->dirs_ = dirs;
-    tb->cache_ = std::make_shared<compress::BlockCache>(cache_bytes);
+    tb->cache_ = std::make_shared<format::BlockCache>(cache_bytes);
     for (const std::filesystem::path& dir : dirs) {
         std::error_code ec;
         std::filesystem::directory_iterator it(dir, ec);
@@ -86,7 +86,7 @@ Outcome<std::unique_ptr<Tablebase>> Tablebase::open(const std::vector<std::files
             slot = std::make_unique<Slot>();
             slot->name = *name;
             slot->path = it->path();
-            if (name->metric == compress::Metric::wdl) {
+            if (name->metric == format::Metric::wdl) {
                 int& most = tb->max_pieces_[static_cast<int>(name->variant)];
                 most = std::max(most, name->signature.total());
             }
@@ -97,7 +97,7 @@ Outcome<std::unique_ptr<Tablebase>> Tablebase::open(const std::vector<std::files
 
 Tablebase::~Tablebase() = default;
 
-Failure Tablebase::not_found(VariantId variant, const MaterialSignature& sig, compress::Metric metric) const {
+Failure Tablebase::not_found(VariantId variant, const MaterialSignature& sig, format::Metric metric) const {
     std::string where;
     for (const auto& dir : dirs_) where += (where.empty() ? "" : ", ") + dir.string();
     const std::string missing =
@@ -112,7 +112,7 @@ Failure Tablebase::not_found(VariantId variant, const MaterialSignature& sig, co
 }
 
 Outcome<const OpenTable*> Tablebase::table(VariantId variant, const MaterialSignature& sig,
-                                           compress::Metric metric) const {
+                                           format::Metric metric) const {
     const auto it = slots_.find(key(variant, sig, metric));
     if (it == slots_.end()) return not_found(variant, sig, metric);
     Slot& slot = *it->second;
@@ -124,7 +124,7 @@ Outcome<const OpenTable*> Tablebase::open_slot(Slot& slot) const {
     std::lock_guard lock(slot.open_mutex);
     if (const OpenTable* t = slot.table.load(std::memory_order_acquire)) return t;  // another thread did
     if (slot.rejected) return *slot.rejected;
-    auto file = compress::TableFile::open(slot.path, cache_);
+    auto file = format::TableFile::open(slot.path, cache_);
     if (!file) {
         Failure failure{status_of(file.error().code), file.error().message};
         // An unreadable file may become readable (too many open files, a

@@ -20,10 +20,10 @@
 #include <variant>
 #include <vector>
 
-#include "compress/table_file.hpp"
+#include "format/table_file.hpp"
 #include "probe/status.hpp"
-#include "rules/material.hpp"
-#include "rules/position_index.hpp"
+#include "tables/material_signature.hpp"
+#include "tables/position_index.hpp"
 #include "rules/variant.hpp"
 
 namespace dtb::probe {
@@ -33,19 +33,19 @@ namespace dtb::probe {
 struct TableName {
     VariantId variant;
     MaterialSignature signature;
-    compress::Metric metric;
+    format::Metric metric;
 };
 std::optional<TableName> parse_table_file_name(const std::string& name);
 
 // What is wrong with a file named for `name` whose header is `h` (another
 // variant, metric, material, index scheme or position count, or WDL
 // symbols above 2); empty when nothing is.
-std::string header_mismatch(const compress::Header& h, const TableName& name);
+std::string header_mismatch(const format::Header& h, const TableName& name);
 
 // An opened, checked table file and the position index of its signature
 // (built once here rather than at every probe).
 struct OpenTable {
-    std::unique_ptr<compress::TableFile> file;
+    std::unique_ptr<format::TableFile> file;
     std::variant<PositionIndex<Russian>, PositionIndex<International>> index;
 
     template <class V>
@@ -68,13 +68,13 @@ public:
     // The table of `sig` (side to move first) for `metric`, opened and
     // checked on first use: missing_table (naming the file), too_many_pieces,
     // or the reason the file was rejected (corrupt_table, io_error).
-    Outcome<const OpenTable*> table(VariantId variant, const MaterialSignature& sig, compress::Metric metric) const;
+    Outcome<const OpenTable*> table(VariantId variant, const MaterialSignature& sig, format::Metric metric) const;
 
     // The most pieces of any WDL table of `variant` present (0 if none).
     int max_pieces(VariantId variant) const { return max_pieces_[static_cast<int>(variant)]; }
 
     const std::vector<std::filesystem::path>& dirs() const { return dirs_; }
-    compress::BlockCache& cache() const { return *cache_; }
+    format::BlockCache& cache() const { return *cache_; }
 
 private:
     // One file found in a directory, opened at most once.
@@ -88,12 +88,12 @@ private:
     };
 
     Tablebase() = default;
-    static std::uint32_t key(VariantId variant, const MaterialSignature& sig, compress::Metric metric);
+    static std::uint32_t key(VariantId variant, const MaterialSignature& sig, format::Metric metric);
     Outcome<const OpenTable*> open_slot(Slot& slot) const;
-    Failure not_found(VariantId variant, const MaterialSignature& sig, compress::Metric metric) const;
+    Failure not_found(VariantId variant, const MaterialSignature& sig, format::Metric metric) const;
 
     std::vector<std::filesystem::path> dirs_;
-    std::shared_ptr<compress::BlockCache> cache_;
+    std::shared_ptr<format::BlockCache> cache_;
     std::unordered_map<std::uint32_t, std::unique_ptr<Slot>> slots_;  // immutable after open()
     std::array<int, 2> max_pieces_{0, 0};
 };

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "gen/child_tables.hpp"
-#include "gen/signatures.hpp"
+#include "tables/signatures.hpp"
 #include "tests/probe/test_support.hpp"
 
 namespace dtb::probe_test {

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "gen/signatures.hpp"
+#include "tables/signatures.hpp"
 #include "tests/probe/cli_support.hpp"
 
 namespace dtb::probe_test {

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "gen/child_tables.hpp"
-#include "gen/signatures.hpp"
+#include "tables/signatures.hpp"
 #include "tests/probe/test_support.hpp"
 
 namespace dtb::probe_test {

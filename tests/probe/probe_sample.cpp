@@ -26,9 +26,9 @@
 #include "dtb/probe.h"
 #include "gen/generate.hpp"
 #include "gen/raw_table.hpp"
-#include "gen/values.hpp"
+#include "tables/values.hpp"
 #include "probe/convert.hpp"
-#include "rules/position_index.hpp"
+#include "tables/position_index.hpp"
 
 namespace dtb {
 namespace {

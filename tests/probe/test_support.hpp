@@ -16,9 +16,9 @@
 #include "dtb/probe.h"
 #include "gen/generate.hpp"
 #include "gen/raw_table.hpp"
-#include "gen/values.hpp"
+#include "tables/values.hpp"
 #include "rules/notation.hpp"
-#include "rules/position_index.hpp"
+#include "tables/position_index.hpp"
 #include "tests/scratch_dir.hpp"
 
 namespace dtb::probe_test {

@@ -1,0 +1,139 @@
+// dtb gen, dtb verify.
+#include <unistd.h>
+
+#include <omp.h>
+
+#include <iostream>
+
+#include "gen/generate.hpp"
+#include "tables/signatures.hpp"
+#include "gen/verify.hpp"
+#include "cli/options.hpp"
+
+namespace dtb {
+
+namespace {
+
+struct GenCommandOptions {
+    std::string variant;
+    int pieces = 0;
+    std::string dir;
+    int threads = 0;
+    std::string only;
+    bool json = false;
+};
+
+Json stats_json(VariantId variant, const TableStats& s) {
+    return Json{{"variant", variant_name(variant)},
+                {"signature", s.signature.name()},
+                {"positions", s.positions},
+                {"wins", s.wins},
+                {"draws", s.draws},
+                {"losses", s.losses},
+                {"longest_win", s.longest_win < 0 ? Json(nullptr) : Json(s.longest_win)},
+                {"seconds", s.seconds},
+                {"bytes", s.bytes}};
+}
+
+void run_gen(const GenCommandOptions& c) {
+    GenerateOptions o;
+    o.variant = variant_from_option(c.variant);
+    o.max_pieces = c.pieces;
+    o.dir = c.dir;
+    o.threads = c.threads;
+    o.progress = ::isatty(STDERR_FILENO) && !c.json;
+    if (!c.only.empty()) {
+        o.only = MaterialSignature::parse(c.only);
+        if (!o.only)
+            throw InputError("bad signature '" + c.only +
+                             "': write the side to move's kings (K) and men (M), 'v', the other side's, e.g. KKKvK");
+        if (o.only->pieces(0) > max_pieces_per_side(o.variant) || o.only->pieces(1) > max_pieces_per_side(o.variant))
+            throw InputError("signature " + c.only + " has more pieces on a side than the " + c.variant + " board allows");
+    } else if (c.pieces < 2) {
+        throw InputError("--pieces must be at least 2 (or give --only SIGNATURE)");
+    }
+    std::ostream& log = c.json ? std::cerr : std::cout;
+    const auto built = generate_tables(o, log);
+    if (c.json) {
+        Json tables = Json::array();
+        for (const TableStats& s : built) tables.push_back(stats_json(o.variant, s));
+        print_json(Json{{"variant", c.variant}, {"dir", c.dir}, {"built", tables}});
+    } else if (built.empty()) {
+        std::cout << "nothing to do: every table is already in " << c.dir << '\n';
+    }
+}
+
+struct VerifyCommandOptions {
+    std::string variant;
+    std::string dir;
+    std::vector<std::string> only;
+    int threads = 0;
+    bool json = false;
+};
+
+void run_verify(const VerifyCommandOptions& c) {
+    const VariantId variant = variant_from_option(c.variant);
+    std::vector<MaterialSignature> only;
+    for (const std::string& name : c.only) {
+        const auto sig = MaterialSignature::parse(name);
+        if (!sig) throw InputError("bad signature '" + name + "'");
+        only.push_back(*sig);
+    }
+    if (c.threads > 0) omp_set_num_threads(c.threads);
+    const auto reports = verify_tables(variant, c.dir, c.json ? std::cerr : std::cout,
+                                       ::isatty(STDERR_FILENO) && !c.json, only);
+    if (reports.empty()) throw InputError("no " + c.variant + " tables in " + c.dir);
+    std::uint64_t positions = 0, mismatches = 0;
+    Json tables = Json::array();
+    for (const VerifyReport& r : reports) {
+        positions += r.positions;
+        mismatches += r.mismatches;
+        tables.push_back(Json{{"signature", r.signature.name()},
+                              {"positions", r.positions},
+                              {"mismatches", r.mismatches},
+                              {"examples", r.examples},
+                              {"seconds", r.seconds}});
+    }
+    if (c.json)
+        print_json(Json{{"variant", c.variant}, {"dir", c.dir}, {"ok", mismatches == 0}, {"positions", positions},
+                        {"mismatches", mismatches}, {"tables", tables}});
+    else
+        std::cout << (mismatches == 0 ? "OK: " : "FAILED: ") << reports.size() << " tables, " << positions
+                  << " positions, " << mismatches << " inconsistent\n";
+    if (mismatches) throw VerificationFailed();
+}
+
+}  // namespace
+
+void add_gen_commands(CLI::App& app) {
+    auto o = std::make_shared<GenCommandOptions>();
+    CLI::App* gen = app.add_subcommand(
+        "gen",
+        "Build every missing table up to a number of pieces, smaller tables first. Interrupt it at any time:\n"
+        "finished tables are kept and the next run goes on from there.\n"
+        "Example: dtb gen --variant russian --pieces 4 --dir tables");
+    add_variant_option(gen, o->variant);
+    gen->add_option("--pieces", o->pieces, "Build all tables with up to this many pieces on the board")
+        ->check(CLI::Range(2, 8));
+    gen->add_option("--dir", o->dir, "Directory for the tables (created if missing)")->required();
+    gen->add_option("--threads", o->threads, "Threads to use (default: all cores)")->check(CLI::Range(1, 1024));
+    gen->add_option("--only", o->only,
+                    "Build just this signature (e.g. KKKvK: three kings to move against one) and what it needs");
+    gen->add_flag("--json", o->json, "Print a JSON summary of the tables built on standard output");
+    gen->callback([o] { run_gen(*o); });
+
+    auto v = std::make_shared<VerifyCommandOptions>();
+    CLI::App* verify = app.add_subcommand(
+        "verify",
+        "Recompute every stored value from the values of its successors (through the smaller tables) and\n"
+        "report each position where they disagree. Exit status 1 if any does.\n"
+        "Example: dtb verify --variant russian --dir tables");
+    add_variant_option(verify, v->variant);
+    verify->add_option("--dir", v->dir, "Directory holding the tables")->required();
+    verify->add_option("--only", v->only, "Verify just these signatures (e.g. KKKvK)");
+    verify->add_option("--threads", v->threads, "Threads to use (default: all cores)")->check(CLI::Range(1, 1024));
+    verify->add_flag("--json", v->json, "Print a JSON report on standard output");
+    verify->callback([v] { run_verify(*v); });
+}
+
+}  // namespace dtb

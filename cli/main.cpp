@@ -1,0 +1,37 @@
+// The dtb program: each module adds its subcommands; this file turns what
+// they throw into exit codes (0 success, 1 failure, 2 bad input or usage).
+#include <iostream>
+
+#include "cli/options.hpp"
+
+namespace dtb {
+void add_gen_commands(CLI::App& app);
+void add_probe_commands(CLI::App& app);
+void add_adjudicate_commands(CLI::App& app);
+}
+
+int main(int argc, char** argv) {
+    CLI::App app{"dtb: draughts endgame tablebases for Russian and international draughts.\n"
+                 "Run 'dtb <command> --help' for one command's options."};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "dtb 0.1.0");
+    dtb::add_rules_commands(app);
+    dtb::add_gen_commands(app);
+    dtb::add_probe_commands(app);
+    dtb::add_adjudicate_commands(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : 2;
+    } catch (const dtb::VerificationFailed&) {
+        return 1;
+    } catch (const dtb::InputError& e) {
+        std::cerr << "dtb: " << e.what() << '\n';
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "dtb: error: " << e.what() << '\n';
+        return 1;
+    }
+    return 0;
+}

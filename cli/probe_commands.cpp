@@ -1,0 +1,373 @@
+// dtb probe, dtb info.
+//
+// dtb probe goes through the C API of dtb/probe.h, the same calls an engine
+// makes, so that what the program prints is what engines get.
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "dtb/probe.h"
+#include "cli/c_api.hpp"
+#include "probe/tablebase.hpp"
+#include "cli/options.hpp"
+#include "rules/notation.hpp"
+
+namespace dtb {
+
+namespace {
+
+// --------------------------------------------------------------------------
+// dtb probe
+
+struct ProbeOptions {
+    std::string variant;
+    std::vector<std::string> dirs;
+    std::string fen;
+    bool json = false;
+};
+
+// What went wrong with one position. bad_input: the FEN or the position
+// (exit status 2); otherwise the tables could not answer (exit status 1).
+struct ProbeError {
+    bool bad_input;
+    std::string message;
+};
+
+struct ProbeReport {
+    dtb_position position{};
+    std::string fen;
+    dtb_value value{};
+    std::optional<std::string> best_move;
+    std::vector<std::string> pv;
+};
+
+class Prober {
+public:
+    Prober(const std::string& variant, const std::vector<std::string>& dirs)
+        : tables_(dirs), tb_(tables_.get()), variant_(c_variant(variant)) {}
+
+    // The report of one FEN, or why there is none.
+    std::variant<ProbeReport, ProbeError> probe(const std::string& fen) {
+        ProbeReport r;
+        char err[1024];
+        if (dtb_position_from_fen(variant_, fen.c_str(), &r.position, err, sizeof err) != DTB_OK)
+            return ProbeError{true, err};
+        char text[512];
+        dtb_position_to_fen(&r.position, text, sizeof text);
+        r.fen = text;
+        if (const int s = dtb_probe_dtw(tb_, &r.position, &r.value); s != DTB_OK) return failure(s);
+        dtb_move best;
+        const int s = dtb_best_move(tb_, &r.position, &best, nullptr);
+        if (s == DTB_OK)
+            r.best_move = best.text;
+        else if (s != DTB_NO_MOVE)
+            return failure(s);
+        if (r.value.wdl != DTB_DRAW && r.value.dtw > 0) {
+            std::vector<dtb_move> line(static_cast<std::size_t>(r.value.dtw));
+            std::size_t length = 0;
+            if (const int s2 = dtb_principal_variation(tb_, &r.position, line.data(), line.size(), &length, nullptr);
+                s2 != DTB_OK)
+                return failure(s2);
+            for (std::size_t i = 0; i < length; ++i) r.pv.push_back(line[i].text);
+        }
+        return r;
+    }
+
+    int variant() const { return variant_; }
+
+private:
+    ProbeError failure(int status) const {
+        return ProbeError{status == DTB_BAD_POSITION, dtb_error_message(tb_)};
+    }
+
+    OpenTables tables_;
+    dtb_tablebase* tb_;
+    int variant_;
+};
+
+Json report_json(const ProbeReport& r) {
+    return Json{{"fen", r.fen},
+                {"wdl", wdl_word(r.value.wdl)},
+                {"dtw", r.value.wdl == DTB_DRAW ? Json(nullptr) : Json(r.value.dtw)},
+                {"best_move", r.best_move ? Json(*r.best_move) : Json(nullptr)},
+                {"pv", r.pv}};
+}
+
+// "1. c3-d4 h8-g7 2. d4-e5", or "1... h8-g7 2. c3-d4" with Black to move.
+std::string numbered_line(const std::vector<std::string>& moves, bool white_first) {
+    std::ostringstream out;
+    int number = 1;
+    bool white = white_first;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        if (i > 0) out << ' ';
+        if (white)
+            out << number << ". ";
+        else if (i == 0)
+            out << number << "... ";
+        out << moves[i];
+        if (!white) ++number;
+        white = !white;
+    }
+    return out.str();
+}
+
+std::string plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }
+std::string moves(int n) { return std::to_string(n) + (n == 1 ? " move" : " moves"); }
+
+void print_report(const ProbeReport& r) {
+    const bool white = r.position.side_to_move == DTB_WHITE;
+    const char* side = white ? "White" : "Black";
+    const char* other = white ? "Black" : "White";
+    with_variant(r.position.variant == DTB_RUSSIAN ? VariantId::Russian : VariantId::International, [&]<class V>() {
+        std::cout << board_diagram(parse_fen<V>(r.fen));
+    });
+    std::cout << "FEN:       " << r.fen << '\n';
+    if (r.value.wdl == DTB_DRAW) {
+        std::cout << "Value:     draw\n";
+    } else if (r.value.dtw == 0) {
+        const std::uint64_t own = white ? r.position.white : r.position.black;
+        std::cout << "Value:     " << side << " has lost: no " << (own ? "legal move" : "piece left") << '\n';
+    } else if (r.value.wdl == DTB_WIN) {
+        std::cout << "Value:     " << side << " wins in " << plies(r.value.dtw) << " (" << side << " needs "
+                  << moves((r.value.dtw + 1) / 2) << ")\n";
+    } else {
+        std::cout << "Value:     " << side << " loses in " << plies(r.value.dtw) << " (" << other << " needs "
+                  << moves(r.value.dtw / 2) << ")\n";
+    }
+    std::cout << "Best move: " << (r.best_move ? *r.best_move : "none") << '\n';
+    if (r.value.wdl == DTB_DRAW)
+        std::cout << "Line:      none: a draw has no line to the end of the game\n";
+    else if (!r.pv.empty())
+        std::cout << "Line:      " << numbered_line(r.pv, white) << '\n';
+}
+
+// One line of the standard-input mode.
+void print_report_line(const ProbeReport& r) {
+    std::cout << r.fen << "  " << wdl_word(r.value.wdl);
+    if (r.value.wdl != DTB_DRAW) std::cout << " in " << r.value.dtw;
+    std::cout << "  best " << (r.best_move ? *r.best_move : "none");
+    if (!r.pv.empty()) {
+        std::cout << "  pv";
+        for (const std::string& m : r.pv) std::cout << ' ' << m;
+    }
+    std::cout << '\n';
+}
+
+void run_probe(const ProbeOptions& o) {
+    Prober prober(o.variant, o.dirs);
+    if (!o.fen.empty()) {
+        auto result = prober.probe(o.fen);
+        if (const auto* e = std::get_if<ProbeError>(&result)) {
+            if (e->bad_input) throw InputError(e->message);
+            throw std::runtime_error(e->message);
+        }
+        const auto& r = std::get<ProbeReport>(result);
+        if (o.json)
+            print_json(report_json(r));
+        else
+            print_report(r);
+        return;
+    }
+    // One FEN per line; blank lines are skipped. Every other line gets one
+    // line of output, so results stay in step with the input.
+    if (::isatty(STDIN_FILENO))
+        std::cerr << "dtb probe: reading FENs from standard input, one per line (end with Ctrl-D; or use --fen)\n";
+    bool bad_input = false, failed = false;
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        auto result = prober.probe(line);
+        if (const auto* e = std::get_if<ProbeError>(&result)) {
+            (e->bad_input ? bad_input : failed) = true;
+            if (o.json)
+                print_json(Json{{"fen", line}, {"error", e->message}});
+            else
+                std::cout << line << "  error: " << e->message << '\n';
+            continue;
+        }
+        if (o.json)
+            print_json(report_json(std::get<ProbeReport>(result)));
+        else
+            print_report_line(std::get<ProbeReport>(result));
+        std::cout.flush();  // a program on the other end of a pipe waits for each line
+    }
+    if (bad_input) throw InputError("some lines could not be probed: bad FEN or position");
+    if (failed) throw std::runtime_error("some lines could not be probed: see their errors");
+}
+
+// --------------------------------------------------------------------------
+// dtb info
+
+struct InfoOptions {
+    std::vector<std::string> dirs;
+    bool json = false;
+    bool quick = false;
+};
+
+struct TableInfo {
+    std::filesystem::path path;
+    probe::TableName name;
+    std::uint64_t positions = 0;
+    std::uint64_t bytes = 0;
+    std::string problem;  // empty: valid
+};
+
+TableInfo inspect(const std::filesystem::path& path, const probe::TableName& name, bool quick) {
+    std::error_code ec;
+    const std::uint64_t bytes = std::filesystem::file_size(path, ec);  // fails for a directory
+    TableInfo t{path, name, 0, ec ? 0 : bytes, {}};
+    auto file = format::TableFile::open(path, nullptr);
+    if (!file) {
+        t.problem = file.error().message;
+        return t;
+    }
+    t.positions = (*file)->position_count();
+    if (std::string wrong = probe::header_mismatch((*file)->header(), name); !wrong.empty())
+        t.problem = path.string() + ": not the table its name says: " + wrong;
+    else if (!quick)
+        if (const auto e = (*file)->verify()) t.problem = e->message;
+    return t;
+}
+
+double bits_per_position(std::uint64_t bytes, std::uint64_t positions) {
+    return positions == 0 ? 0.0 : 8.0 * double(bytes) / double(positions);
+}
+
+std::string metric_name(format::Metric m) { return m == format::Metric::wdl ? "wdl" : "dtw"; }
+
+void run_info(const InfoOptions& o) {
+    std::vector<TableInfo> tables;
+    for (const std::string& dir : o.dirs) {
+        std::error_code ec;
+        std::vector<std::filesystem::path> paths;
+        for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+            paths.push_back(it->path());
+        if (ec) throw InputError("cannot list " + dir + ": " + ec.message());
+        std::sort(paths.begin(), paths.end());
+        for (const auto& path : paths)
+            if (const auto name = probe::parse_table_file_name(path.filename().string()))
+                tables.push_back(inspect(path, *name, o.quick));
+    }
+    std::string where;
+    for (const auto& d : o.dirs) where += (where.empty() ? "" : ", ") + d;
+    if (tables.empty()) throw InputError("no table files (NAME.wdl, NAME.dtw) in " + where);
+    // Smallest material first, as the tables are built.
+    std::stable_sort(tables.begin(), tables.end(), [](const TableInfo& a, const TableInfo& b) {
+        return std::make_tuple(a.name.variant, a.name.signature.total(), a.name.signature.name(), a.name.metric) <
+               std::make_tuple(b.name.variant, b.name.signature.total(), b.name.signature.name(), b.name.metric);
+    });
+
+    struct Total {
+        int tables = 0, invalid = 0;
+        std::uint64_t positions = 0, bytes = 0;
+    };
+    std::map<std::pair<VariantId, format::Metric>, Total> totals;
+    Total all;
+    for (const TableInfo& t : tables)
+        for (Total* total : {&totals[{t.name.variant, t.name.metric}], &all}) {
+            ++total->tables;
+            total->invalid += t.problem.empty() ? 0 : 1;
+            total->positions += t.positions;
+            total->bytes += t.bytes;
+        }
+
+    if (o.json) {
+        Json list = Json::array();
+        for (const TableInfo& t : tables)
+            list.push_back(Json{{"file", t.path.string()},
+                                {"variant", variant_name(t.name.variant)},
+                                {"signature", t.name.signature.name()},
+                                {"metric", metric_name(t.name.metric)},
+                                {"pieces", t.name.signature.total()},
+                                {"positions", t.positions},
+                                {"bytes", t.bytes},
+                                {"bits_per_position", bits_per_position(t.bytes, t.positions)},
+                                {"valid", t.problem.empty()},
+                                {"checked", o.quick ? "header and index" : "every checksum"},
+                                {"error", t.problem.empty() ? Json(nullptr) : Json(t.problem)}});
+        Json sums = Json::array();
+        for (const auto& [key, total] : totals)
+            sums.push_back(Json{{"variant", variant_name(key.first)},
+                                {"metric", metric_name(key.second)},
+                                {"tables", total.tables},
+                                {"invalid", total.invalid},
+                                {"positions", total.positions},
+                                {"bytes", total.bytes},
+                                {"bits_per_position", bits_per_position(total.bytes, total.positions)}});
+        print_json(Json{{"dirs", o.dirs},
+                        {"tables", list},
+                        {"totals", sums},
+                        {"all", Json{{"tables", all.tables},
+                                     {"invalid", all.invalid},
+                                     {"bytes", all.bytes}}}});
+    } else {
+        std::cout << std::left << std::setw(15) << "variant" << std::setw(12) << "signature" << std::setw(7) << "metric"
+                  << std::right << std::setw(14) << "positions" << std::setw(14) << "bytes" << std::setw(10)
+                  << "bits/pos" << "  " << (o.quick ? "header" : "checksums") << '\n';
+        for (const TableInfo& t : tables)
+            std::cout << std::left << std::setw(15) << variant_name(t.name.variant) << std::setw(12)
+                      << t.name.signature.name() << std::setw(7) << metric_name(t.name.metric) << std::right
+                      << std::setw(14) << t.positions << std::setw(14) << t.bytes << std::setw(10) << std::fixed
+                      << std::setprecision(3) << bits_per_position(t.bytes, t.positions) << "  "
+                      << (t.problem.empty() ? "ok" : "BAD: " + t.problem) << '\n';
+        std::cout << '\n';
+        for (const auto& [key, total] : totals)
+            std::cout << "total " << std::left << std::setw(14) << variant_name(key.first) << std::setw(4)
+                      << metric_name(key.second) << std::right << std::setw(5) << total.tables << " tables"
+                      << std::setw(14) << total.positions << " positions" << std::setw(14) << total.bytes << " bytes"
+                      << std::setw(8) << std::setprecision(3) << bits_per_position(total.bytes, total.positions)
+                      << " bits/position" << (total.invalid ? "  " + std::to_string(total.invalid) + " BAD" : "")
+                      << '\n';
+    }
+    if (all.invalid > 0) {
+        std::cerr << "dtb info: " << all.invalid << " of " << all.tables << " table files failed their checks\n";
+        throw VerificationFailed();
+    }
+}
+
+}  // namespace
+
+void add_probe_commands(CLI::App& app) {
+    auto p = std::make_shared<ProbeOptions>();
+    CLI::App* probe = app.add_subcommand(
+        "probe",
+        "Look positions up in the tables: the value for the side to move (win, draw or loss), the distance\n"
+        "to the end of the game in plies (DTW: wins odd, losses even; the winner needs (DTW+1)/2 moves), the\n"
+        "best move and the line to the end. With --fen, one position with a board diagram; without, one FEN\n"
+        "per line on standard input and one result per line on standard output.\n"
+        "Exit status: 0 all answered, 1 a table was missing or damaged, 2 a bad FEN or position.\n"
+        "Examples:\n"
+        "  dtb probe --variant russian --dir tables --fen W:WKa1,Kc3,Ke1:BKh8\n"
+        "  printf 'W:WKa1:Bh8\\nB:WKc3:Bh8\\n' | dtb probe --variant russian --dir tables --json");
+    add_variant_option(probe, p->variant);
+    probe->add_option("--dir", p->dirs, "Directory holding the .wdl and .dtw files (repeat for several)")
+        ->required();
+    probe->add_option("--fen", p->fen,
+                      "Position in PDN FEN, side to move first: W:W31,32,K46:B1,2,K5 or, for Russian, "
+                      "W:Wa1,c3,Kh2:Bb8");
+    probe->add_flag("--json", p->json,
+                    "One JSON object per position: fen, wdl (\"win\", \"draw\", \"loss\"), dtw (plies, null for a "
+                    "draw), best_move (null if none), pv (moves); or fen, error");
+    probe->callback([p] { run_probe(*p); });
+
+    auto i = std::make_shared<InfoOptions>();
+    CLI::App* info = app.add_subcommand(
+        "info",
+        "List the table files in directories (both variants): signature, metric, positions, size, bits per\n"
+        "position, and whether every checksum holds (this reads each file in full; --quick checks only the\n"
+        "header and the block index). Totals per variant and metric. Exit status 1 if a file is damaged.\n"
+        "Example: dtb info --dir tables");
+    info->add_option("--dir", i->dirs, "Directory holding table files (repeat for several)")->required();
+    info->add_flag("--json", i->json, "One JSON object: tables, totals");
+    info->add_flag("--quick", i->quick, "Check headers and block indexes only, not every block");
+    info->callback([i] { run_info(*i); });
+}
+
+}  // namespace dtb

@@ -1,0 +1,178 @@
+#include "format/format.hpp"
+
+#include <cstring>
+#include <string>
+
+#include <xxhash.h>
+
+namespace dtb::format {
+
+std::string_view to_string(ErrorCode code) {
+    switch (code) {
+        case ErrorCode::io: return "i/o error";
+        case ErrorCode::bad_magic: return "not a dtb table";
+        case ErrorCode::unsupported_version: return "unsupported format version";
+        case ErrorCode::corrupt_header: return "corrupt header";
+        case ErrorCode::corrupt_index: return "corrupt block index";
+        case ErrorCode::corrupt_block: return "corrupt block";
+        case ErrorCode::corrupt_data: return "corrupt data";
+        case ErrorCode::out_of_range: return "position out of range";
+    }
+    return "unknown error";
+}
+
+namespace {
+
+// Field offsets, as in the header table of docs/FORMAT.md.
+enum Offset : std::size_t {
+    o_magic = 0,
+    o_format_version = 8,
+    o_header_size = 12,
+    o_variant = 16,
+    o_metric = 17,
+    o_symbol_bits = 18,
+    o_reserved1 = 19,
+    o_material = 20,
+    o_index_scheme = 24,
+    o_flags = 28,
+    o_position_count = 32,
+    o_positions_per_block = 40,
+    o_block_count = 44,
+    o_index_offset = 48,
+    o_index_size = 56,
+    o_data_offset = 64,
+    o_data_size = 72,
+    o_file_size = 80,
+    o_index_checksum = 88,
+    o_data_checksum = 96,
+    o_max_symbol = 104,
+    o_reserved2 = 108,
+    o_header_checksum = 120,
+};
+constexpr std::size_t kReserved2Size = o_header_checksum - o_reserved2;
+
+template <class T>
+void put(std::uint8_t* out, std::size_t offset, T value) {
+    std::memcpy(out + offset, &value, sizeof value);  // little-endian: see the static_assert in format.hpp
+}
+
+template <class T>
+T get(const std::uint8_t* in, std::size_t offset) {
+    T value;
+    std::memcpy(&value, in + offset, sizeof value);
+    return value;
+}
+
+}  // namespace
+
+std::uint64_t section_checksum(std::span<const std::uint8_t> bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
+
+std::uint32_t block_checksum(std::span<const std::uint8_t> compressed, std::uint64_t block) {
+    return static_cast<std::uint32_t>(XXH3_64bits_withSeed(compressed.data(), compressed.size(), block));
+}
+
+bool valid_positions_per_block(std::uint32_t p, unsigned symbol_bits) {
+    return std::has_single_bit(p) && p >= kMinPositionsPerBlock && p <= kMaxPositionsPerBlock &&
+           stored_block_bytes(p, symbol_bits) <= kMaxBlockBytes;
+}
+
+std::array<std::uint8_t, kHeaderSize> encode_header(const Header& h) {
+    std::array<std::uint8_t, kHeaderSize> b{};  // reserved bytes stay 0
+    std::uint8_t* p = b.data();
+    std::memcpy(p + o_magic, kMagic.data(), kMagic.size());
+    put<std::uint32_t>(p, o_format_version, h.format_version);
+    put<std::uint32_t>(p, o_header_size, kHeaderSize);
+    put<std::uint8_t>(p, o_variant, static_cast<std::uint8_t>(h.table.variant));
+    put<std::uint8_t>(p, o_metric, static_cast<std::uint8_t>(h.table.metric));
+    put<std::uint8_t>(p, o_symbol_bits, h.symbol_bits);
+    const Material& m = h.table.material;
+    const std::uint8_t material[4] = {m.stm_men, m.stm_kings, m.other_men, m.other_kings};
+    std::memcpy(p + o_material, material, 4);
+    put<std::uint32_t>(p, o_index_scheme, h.table.index_scheme);
+    put<std::uint32_t>(p, o_flags, h.flags);
+    put<std::uint64_t>(p, o_position_count, h.position_count);
+    put<std::uint32_t>(p, o_positions_per_block, h.positions_per_block);
+    put<std::uint32_t>(p, o_block_count, h.block_count);
+    put<std::uint64_t>(p, o_index_offset, h.index_offset);
+    put<std::uint64_t>(p, o_index_size, h.index_size);
+    put<std::uint64_t>(p, o_data_offset, h.data_offset);
+    put<std::uint64_t>(p, o_data_size, h.data_size);
+    put<std::uint64_t>(p, o_file_size, h.file_size);
+    put<std::uint64_t>(p, o_index_checksum, h.index_checksum);
+    put<std::uint64_t>(p, o_data_checksum, h.data_checksum);
+    put<std::uint32_t>(p, o_max_symbol, h.max_symbol);
+    put<std::uint64_t>(p, o_header_checksum, XXH3_64bits(p, o_header_checksum));
+    return b;
+}
+
+Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint64_t file_size, std::string_view file_name) {
+    const auto fail = [&](ErrorCode code, const std::string& what) {
+        return Error{code, std::string(file_name) + ": " + std::string(to_string(code)) + ": " + what};
+    };
+    if (bytes.size() < kHeaderSize || file_size < kHeaderSize)
+        return fail(ErrorCode::corrupt_header, "truncated: " + std::to_string(file_size) + " bytes, shorter than the " +
+                                                   std::to_string(kHeaderSize) + "-byte header");
+    const std::uint8_t* p = bytes.data();
+    if (std::memcmp(p + o_magic, kMagic.data(), kMagic.size()) != 0)
+        return fail(ErrorCode::bad_magic, "the file does not start with the dtb magic bytes");
+
+    Header h;
+    h.format_version = get<std::uint32_t>(p, o_format_version);
+    if (h.format_version != kFormatVersion)
+        return fail(ErrorCode::unsupported_version, "version " + std::to_string(h.format_version) +
+                                                        ", this build reads version " + std::to_string(kFormatVersion));
+    if (get<std::uint64_t>(p, o_header_checksum) != XXH3_64bits(p, o_header_checksum))
+        return fail(ErrorCode::corrupt_header, "header checksum mismatch");
+
+    // The checksum matched, so what follows can only fail for a file written
+    // by a buggy or newer writer: say which field is wrong.
+    const auto bad = [&](const std::string& what) { return fail(ErrorCode::corrupt_header, what); };
+    if (get<std::uint32_t>(p, o_header_size) != kHeaderSize) return bad("header size is not 128");
+    const std::uint8_t variant = p[o_variant], metric = p[o_metric];
+    h.symbol_bits = p[o_symbol_bits];
+    if (variant > 1) return bad("unknown variant " + std::to_string(variant));
+    if (metric > 2) return bad("unknown metric " + std::to_string(metric));
+    if (!valid_symbol_bits(h.symbol_bits)) return bad("symbol size " + std::to_string(h.symbol_bits) + " bits");
+    h.table.variant = static_cast<VariantId>(variant);
+    h.table.metric = static_cast<Metric>(metric);
+    h.table.material = {p[o_material], p[o_material + 1], p[o_material + 2], p[o_material + 3]};
+    const int squares = variant == 0 ? 32 : 50;
+    const int pieces = p[o_material] + p[o_material + 1] + p[o_material + 2] + p[o_material + 3];
+    if (pieces > squares) return bad("more pieces than squares");
+    h.table.index_scheme = get<std::uint32_t>(p, o_index_scheme);
+    h.flags = get<std::uint32_t>(p, o_flags);
+    if (h.flags != 0) return bad("reserved flag bits set");
+    bool reserved_zero = p[o_reserved1] == 0;
+    for (std::size_t i = 0; i < kReserved2Size; ++i) reserved_zero = reserved_zero && p[o_reserved2 + i] == 0;
+    if (!reserved_zero) return bad("reserved bytes are not zero");
+
+    h.position_count = get<std::uint64_t>(p, o_position_count);
+    h.positions_per_block = get<std::uint32_t>(p, o_positions_per_block);
+    h.block_count = get<std::uint32_t>(p, o_block_count);
+    h.index_offset = get<std::uint64_t>(p, o_index_offset);
+    h.index_size = get<std::uint64_t>(p, o_index_size);
+    h.data_offset = get<std::uint64_t>(p, o_data_offset);
+    h.data_size = get<std::uint64_t>(p, o_data_size);
+    h.file_size = get<std::uint64_t>(p, o_file_size);
+    h.index_checksum = get<std::uint64_t>(p, o_index_checksum);
+    h.data_checksum = get<std::uint64_t>(p, o_data_checksum);
+    h.max_symbol = get<std::uint32_t>(p, o_max_symbol);
+
+    if (!valid_positions_per_block(h.positions_per_block, h.symbol_bits))
+        return bad("invalid positions per block " + std::to_string(h.positions_per_block));
+    if (h.block_count != block_count_for(h.position_count, h.positions_per_block))
+        return bad("block count does not match the number of positions");
+    if (h.index_offset != kHeaderSize) return bad("index offset is not 128");
+    if (h.index_size != index_size_for(h.block_count)) return bad("index size does not match the block count");
+    if (h.data_offset != h.index_offset + h.index_size) return bad("data offset does not follow the index");
+    // data_size is at most the file size (checked next), so this cannot wrap.
+    if (h.data_size > file_size || h.file_size != h.data_offset + h.data_size)
+        return bad("file size does not match the sections");
+    if (h.file_size != file_size)
+        return bad("truncated or extended: the header says " + std::to_string(h.file_size) + " bytes, the file has " +
+                   std::to_string(file_size));
+    if (h.max_symbol >= (1u << h.symbol_bits)) return bad("max symbol does not fit the symbol size");
+    return h;
+}
+
+}  // namespace dtb::format

@@ -1,0 +1,113 @@
+// The table file format, version 1: constants, the header, and the small
+// pure functions that the writer and the reader share. docs/FORMAT.md is the
+// specification; this file follows it field by field.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "format/error.hpp"
+#include "rules/variant.hpp"
+
+namespace dtb::format {
+
+static_assert(std::endian::native == std::endian::little,
+              "the reader maps the block index and reads it in place: little-endian machines only");
+
+inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'D', 'T', 'B', '\r', '\n', 0x1A, '\n'};
+inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::size_t kHeaderSize = 128;
+// Bounds on the block size: small enough that a reader never allocates much
+// for one block, large enough that the per-block overhead stays small.
+inline constexpr std::uint32_t kMinPositionsPerBlock = 64;
+inline constexpr std::uint32_t kMaxPositionsPerBlock = 1u << 20;
+inline constexpr std::size_t kMaxBlockBytes = std::size_t{2} << 20;
+
+enum class Metric : std::uint8_t { wdl = 0, dtw = 1, dtc = 2 };
+
+// Pieces of each kind, the side to move first.
+struct Material {
+    std::uint8_t stm_men = 0;
+    std::uint8_t stm_kings = 0;
+    std::uint8_t other_men = 0;
+    std::uint8_t other_kings = 0;
+    friend bool operator==(const Material&, const Material&) = default;
+};
+
+// What the generator knows about a table; the writer works out the rest.
+struct TableDescription {
+    VariantId variant = VariantId::Russian;
+    Material material;
+    Metric metric = Metric::wdl;
+    std::uint32_t index_scheme = 0;  // opaque here: the index scheme's version
+};
+
+// Every header field but the magic and the header checksum, which are
+// checked or computed on the way in and out.
+struct Header {
+    std::uint32_t format_version = kFormatVersion;
+    TableDescription table;
+    std::uint8_t symbol_bits = 8;  // 2 (packed), 8 or 16
+    std::uint32_t flags = 0;
+    std::uint64_t position_count = 0;
+    std::uint32_t positions_per_block = 0;
+    std::uint32_t block_count = 0;
+    std::uint64_t index_offset = kHeaderSize;
+    std::uint64_t index_size = 0;
+    std::uint64_t data_offset = 0;
+    std::uint64_t data_size = 0;
+    std::uint64_t file_size = 0;
+    std::uint64_t index_checksum = 0;
+    std::uint64_t data_checksum = 0;
+    std::uint32_t max_symbol = 0;
+};
+
+// The 128 header bytes of `h`, header checksum included.
+std::array<std::uint8_t, kHeaderSize> encode_header(const Header& h);
+
+// Steps 1 to 5 of "How a reader validates" in docs/FORMAT.md: `bytes` is the
+// start of the file (all of it, or at least its first 128 bytes), and
+// `file_size` its real size. Messages start with `file_name`.
+Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint64_t file_size, std::string_view file_name);
+
+// B = ceil(N / P).
+constexpr std::uint64_t block_count_for(std::uint64_t positions, std::uint32_t positions_per_block) {
+    return positions / positions_per_block + (positions % positions_per_block != 0);
+}
+
+// Offsets, checksums, padding to a multiple of 8.
+constexpr std::uint64_t index_size_for(std::uint64_t block_count) {
+    const std::uint64_t raw = 8 * (block_count + 1) + 4 * block_count;
+    return (raw + 7) / 8 * 8;
+}
+
+// Bytes a decompressed block of `positions` symbols of `symbol_bits` bits
+// takes: 2-bit symbols are packed four to a byte.
+constexpr std::size_t stored_block_bytes(std::uint32_t positions, unsigned symbol_bits) {
+    return (std::size_t{positions} * symbol_bits + 7) / 8;
+}
+
+// Symbol sizes a table may use: 2 bits (WDL), 8 or 16 bits.
+constexpr bool valid_symbol_bits(unsigned bits) { return bits == 2 || bits == 8 || bits == 16; }
+
+bool valid_positions_per_block(std::uint32_t positions_per_block, unsigned symbol_bits);
+
+// XXH3-64 of a whole section.
+std::uint64_t section_checksum(std::span<const std::uint8_t> bytes);
+// Low 32 bits of XXH3-64 seeded with the block number.
+std::uint32_t block_checksum(std::span<const std::uint8_t> compressed, std::uint64_t block);
+
+// Symbol j of a decompressed block of `positions` symbols (packed for 2
+// bits, byte planes for 16 bits; see "Blocks" in docs/FORMAT.md).
+inline std::uint16_t decode_symbol(const std::uint8_t* block, std::uint32_t positions, std::uint32_t j,
+                                   unsigned bits) {
+    if (bits == 2) return static_cast<std::uint16_t>((block[j >> 2] >> (2 * (j & 3))) & 3);
+    if (bits == 8) return block[j];
+    return static_cast<std::uint16_t>(block[j] | (block[positions + j] << 8));
+}
+
+}  // namespace dtb::format

@@ -1,0 +1,32 @@
+// Which tables exist and in what order they are solved.
+#pragma once
+
+#include <vector>
+
+#include "tables/material_signature.hpp"
+#include "rules/variant.hpp"
+
+namespace dtb {
+
+// The most men a side can have on the board: its men never stand on their
+// crowning row, and it starts with no more than per_row * (W/2 - 1) pieces.
+int max_pieces_per_side(VariantId variant);
+
+// Every signature with 2..max_pieces pieces, each side at least one.
+std::vector<MaterialSignature> all_signatures(VariantId variant, int max_pieces);
+
+// The signatures a position of `sig` can reach by a capture or a crowning,
+// seen from the side to move after it (SPEC 1: a capture takes one or more
+// pieces, men and kings alike, and a man may be crowned by a plain move or
+// during/at the end of a capture). Positions where the side to move would
+// have no piece left are not tables: that side has lost.
+std::vector<MaterialSignature> successor_signatures(const MaterialSignature& sig);
+
+// The canonical one of a signature and its mirror: they are solved together.
+MaterialSignature pair_key(const MaterialSignature& sig);
+
+// Pair keys in solving order: every pair after all the pairs it leads into,
+// starting from `targets` and including everything they need.
+std::vector<MaterialSignature> solving_order(const std::vector<MaterialSignature>& targets);
+
+}  // namespace dtb

@@ -1,0 +1,236 @@
+// Damaged files: every damage is reported as an error that names the file,
+// and no read ever returns a wrong value. These run under ASan and UBSan in
+// the test script, so "never a crash" is checked as well.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+
+#include "format/table_file.hpp"
+#include "tests/format/synthetic.hpp"
+#include "tests/format/test_util.hpp"
+
+namespace dtb::format {
+namespace {
+
+using testing::ScratchDir;
+
+// A small DTW table with many small blocks: 2-byte symbols, don't-cares,
+// a short last block.
+struct Fixture {
+    ScratchDir dir;
+    std::filesystem::path good = dir / "good.dtb";
+    std::filesystem::path bad = dir / "bad.dtb";
+    synthetic::Table table = synthetic::make(64 * 40 + 17, true);
+    std::vector<std::uint8_t> bytes;
+    Header header;
+
+    Fixture() {
+        WriterOptions options;
+        options.positions_per_block = 64;
+        header = write_table(good, testing::sample_description(Metric::dtw), std::span(table.values),
+                             DontCare::bytes(table.dont_care), options);
+        bytes = testing::read_bytes(good);
+    }
+
+    // Writes `damaged` as bad.dtb and expects open() to fail, naming the file.
+    Error expect_open_fails(const std::vector<std::uint8_t>& damaged) {
+        testing::write_bytes(bad, damaged);
+        auto t = TableFile::open(bad, nullptr);
+        if (t.ok()) {
+            ADD_FAILURE() << "opened a damaged file";
+            return Error{ErrorCode::io, ""};
+        }
+        EXPECT_NE(t.error().message.find(bad.string()), std::string::npos) << t.error().message;
+        return t.error();
+    }
+};
+
+std::uint64_t get64(const std::vector<std::uint8_t>& b, std::size_t offset) {
+    std::uint64_t v;
+    std::memcpy(&v, b.data() + offset, 8);
+    return v;
+}
+
+void put64(std::vector<std::uint8_t>& b, std::size_t offset, std::uint64_t v) { std::memcpy(b.data() + offset, &v, 8); }
+
+// After editing header bytes on purpose: a valid header checksum again, so
+// that the test reaches the field checks behind it.
+void reseal_header(std::vector<std::uint8_t>& b) { put64(b, 120, section_checksum({b.data(), 120})); }
+
+TEST(Corruption, TruncatedAtEveryLength) {
+    Fixture f;
+    for (std::size_t length = 0; length < f.bytes.size(); ++length) {
+        const std::vector<std::uint8_t> cut(f.bytes.begin(), f.bytes.begin() + static_cast<std::ptrdiff_t>(length));
+        const Error e = f.expect_open_fails(cut);
+        EXPECT_EQ(e.code, ErrorCode::corrupt_header) << "length " << length << ": " << e.message;
+    }
+    // Extended by a byte is as wrong as truncated.
+    auto longer = f.bytes;
+    longer.push_back(0);
+    EXPECT_EQ(f.expect_open_fails(longer).code, ErrorCode::corrupt_header);
+}
+
+TEST(Corruption, EveryBitOfTheHeader) {
+    Fixture f;
+    for (std::size_t bit = 0; bit < kHeaderSize * 8; ++bit) {
+        auto damaged = f.bytes;
+        damaged[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+        const Error e = f.expect_open_fails(damaged);
+        // The magic, the version field, or else the checksum catches it.
+        const ErrorCode expected = bit < 64    ? ErrorCode::bad_magic
+                                   : bit < 96  ? ErrorCode::unsupported_version
+                                               : ErrorCode::corrupt_header;
+        EXPECT_EQ(e.code, expected) << "bit " << bit << ": " << e.message;
+    }
+}
+
+TEST(Corruption, EveryBitOfTheBlockIndex) {
+    Fixture f;
+    const std::size_t begin = f.header.index_offset * 8, end = (f.header.index_offset + f.header.index_size) * 8;
+    for (std::size_t bit = begin; bit < end; ++bit) {
+        auto damaged = f.bytes;
+        damaged[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+        EXPECT_EQ(f.expect_open_fails(damaged).code, ErrorCode::corrupt_index) << "bit " << bit;
+    }
+}
+
+// Bit flips in the blocks: the file opens (header and index are intact), a
+// read in a damaged block fails, a read elsewhere gives the right value, and
+// verify() finds the damage.
+TEST(Corruption, BitsInTheBlocks) {
+    Fixture f;
+    const std::size_t begin = f.header.data_offset * 8, end = f.header.file_size * 8;
+    int checked = 0;
+    for (std::size_t bit = begin; bit < end; bit += 7) {  // 7: coprime to 8, so every bit position in a byte
+        auto damaged = f.bytes;
+        damaged[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+        testing::write_bytes(f.bad, damaged);
+        auto t = TableFile::open(f.bad, std::make_shared<BlockCache>(1 << 16));
+        ASSERT_TRUE(t.ok()) << t.error().message;
+        const auto verdict = (*t)->verify();
+        ASSERT_TRUE(verdict.has_value()) << "bit " << bit;
+        EXPECT_NE(verdict->message.find(f.bad.string()), std::string::npos);
+
+        // The block that holds the damaged byte.
+        const std::uint64_t offset = bit / 8 - f.header.data_offset;
+        std::uint64_t damaged_block = 0;
+        while (get64(f.bytes, f.header.index_offset + 8 * (damaged_block + 1)) <= offset) ++damaged_block;
+        for (std::uint64_t i = 0; i < f.table.values.size(); ++i) {
+            const auto v = (*t)->read(i);
+            if (i / 64 == damaged_block) {
+                ASSERT_FALSE(v.ok()) << "bit " << bit << " position " << i;
+                EXPECT_EQ(v.error().code, ErrorCode::corrupt_block);
+                EXPECT_NE(v.error().message.find(f.bad.string()), std::string::npos);
+            } else {
+                ASSERT_TRUE(v.ok()) << v.error().message;
+                if (!f.table.dont_care[i]) {
+                    ASSERT_EQ(*v, f.table.values[i]) << "position " << i;
+                }
+            }
+        }
+        ++checked;
+    }
+    EXPECT_GT(checked, 100);
+}
+
+TEST(Corruption, WrongMagic) {
+    Fixture f;
+    auto damaged = f.bytes;
+    std::memcpy(damaged.data(), "PK\x03\x04zip!", 8);
+    EXPECT_EQ(f.expect_open_fails(damaged).code, ErrorCode::bad_magic);
+    EXPECT_EQ(f.expect_open_fails(std::vector<std::uint8_t>(500, 0)).code, ErrorCode::bad_magic);
+}
+
+TEST(Corruption, UnknownVersion) {
+    Fixture f;
+    Header h = f.header;
+    h.format_version = 2;
+    auto damaged = f.bytes;
+    const auto encoded = encode_header(h);  // a valid checksum: the version alone must stop the reader
+    std::copy(encoded.begin(), encoded.end(), damaged.begin());
+    const Error e = f.expect_open_fails(damaged);
+    EXPECT_EQ(e.code, ErrorCode::unsupported_version);
+    EXPECT_NE(e.message.find("version 2"), std::string::npos) << e.message;
+}
+
+// Fields that are wrong although the header checksum matches (a buggy or
+// newer writer): each is rejected by its own check.
+TEST(Corruption, FieldsOutOfRangeWithAValidChecksum) {
+    Fixture f;
+    const auto with = [&](auto edit) {
+        Header h = f.header;
+        edit(h);
+        auto damaged = f.bytes;
+        const auto encoded = encode_header(h);
+        std::copy(encoded.begin(), encoded.end(), damaged.begin());
+        return f.expect_open_fails(damaged);
+    };
+    const auto expect_header_error = [](const Error& e, const char* what) {
+        EXPECT_EQ(e.code, ErrorCode::corrupt_header) << e.message;
+        EXPECT_NE(e.message.find(what), std::string::npos) << e.message;
+    };
+    expect_header_error(with([](Header& h) { h.flags = 1; }), "reserved flag");
+    expect_header_error(with([](Header& h) { h.flags = 0x80000000u; }), "reserved flag");
+    expect_header_error(with([](Header& h) { h.symbol_bits = 3; }), "symbol size");
+    expect_header_error(with([](Header& h) { h.table.metric = static_cast<Metric>(3); }), "metric");
+    expect_header_error(with([](Header& h) { h.table.variant = static_cast<VariantId>(2); }), "variant");
+    expect_header_error(with([](Header& h) { h.table.material.other_men = 60; }), "pieces");
+    expect_header_error(with([](Header& h) { h.positions_per_block = 96; }), "positions per block");
+    expect_header_error(with([](Header& h) { h.positions_per_block = 32; }), "positions per block");
+    expect_header_error(with([](Header& h) { h.position_count += 64; }), "block count");
+    expect_header_error(with([](Header& h) { h.block_count += 1; }), "block count");
+    expect_header_error(with([](Header& h) { h.index_offset += 8; }), "index offset");
+    expect_header_error(with([](Header& h) { h.index_size += 8; }), "index size");
+    expect_header_error(with([](Header& h) { h.data_offset += 8; }), "data offset");
+    expect_header_error(with([](Header& h) { h.data_size += 1; }), "file size");
+    expect_header_error(with([](Header& h) { h.data_size = ~std::uint64_t{0} - 100; }), "file size");
+    expect_header_error(with([](Header& h) { h.file_size += 1; }), "file size");
+    expect_header_error(with([](Header& h) { h.max_symbol = 70000; }), "max symbol");
+
+    // Reserved bytes are not in Header: set them directly, then reseal.
+    for (const std::size_t offset : {std::size_t{19}, std::size_t{108}, std::size_t{119}}) {
+        auto damaged = f.bytes;
+        damaged[offset] = 1;
+        reseal_header(damaged);
+        expect_header_error(f.expect_open_fails(damaged), "reserved bytes");
+    }
+}
+
+// Offsets that do not add up although the index checksum matches.
+TEST(Corruption, OffsetsThatDoNotAddUpWithValidChecksums) {
+    Fixture f;
+    const std::size_t index = f.header.index_offset;
+    const auto with = [&](auto edit) {
+        auto damaged = f.bytes;
+        edit(damaged);
+        Header h = f.header;
+        h.index_checksum = section_checksum({damaged.data() + index, f.header.index_size});
+        const auto encoded = encode_header(h);
+        std::copy(encoded.begin(), encoded.end(), damaged.begin());
+        const Error e = f.expect_open_fails(damaged);
+        EXPECT_EQ(e.code, ErrorCode::corrupt_index) << e.message;
+        return e;
+    };
+    const std::size_t last = index + 8 * f.header.block_count;
+    with([&](auto& b) { put64(b, index, 1); });                                       // first block not at 0
+    with([&](auto& b) { put64(b, last, get64(b, last) - 1); });                       // end short of data_size
+    with([&](auto& b) { put64(b, index + 16, get64(b, index + 8)); });                // an empty block
+    with([&](auto& b) { put64(b, index + 16, get64(b, index + 24) + 1); });           // going backwards
+    with([&](auto& b) { put64(b, index + 8, ~std::uint64_t{0}); });                    // far outside the file
+    with([&](auto& b) { b[index + f.header.index_size - 1] = 1; });                   // padding not zero
+}
+
+TEST(Corruption, MissingFileAndDirectory) {
+    ScratchDir dir;
+    auto t = TableFile::open(dir / "nothing.dtb", nullptr);
+    ASSERT_FALSE(t.ok());
+    EXPECT_EQ(t.error().code, ErrorCode::io);
+    EXPECT_NE(t.error().message.find("nothing.dtb"), std::string::npos);
+    auto d = TableFile::open(dir.path(), nullptr);
+    ASSERT_FALSE(d.ok());
+    EXPECT_EQ(d.error().code, ErrorCode::io);
+}
+
+}  // namespace
+}  // namespace dtb::format
