@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The test suite: builds dtb twice (optimised, and with AddressSanitizer +
-# UndefinedBehaviorSanitizer) and runs every test not labelled "slow" in
-# both; then the probe's concurrency test under ThreadSanitizer. Deep perft and big generations live in scripts/slow-tests.sh.
+# The test suite, in stages:
+#   1. formatting: every C/C++ source matches .clang-format (scripts/check-format.sh);
+#   2. an optimised (Release) build and every test not labelled "slow";
+#   3. an AddressSanitizer + UndefinedBehaviorSanitizer build and the same
+#      tests (those labelled "nosan" aside: too slow instrumented);
+#   4. the probe's concurrency test under ThreadSanitizer.
+# Deep perft and big generations live in scripts/slow-tests.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/check-format.sh
 
 jobs=$(nproc)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDTB_TESTS=ON

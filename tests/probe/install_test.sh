@@ -13,6 +13,13 @@ for f in include/dtb/probe.h lib/libdtb_probe.a lib/cmake/dtb/dtbConfig.cmake li
   [ -f "$work/prefix/$f" ] || { echo "not installed: $f" >&2; exit 1; }
 done
 
+# Portable: the installed archive is built without -march=native, so it
+# holds no instruction an older x86-64 lacks (BMI2's pext/pdep would be the
+# first; dtb uses them when the compiler may).
+if objdump -d "$work/prefix/lib/libdtb_probe.a" | grep -qE '\s(pext|pdep|shlx|sarx|andn)\s'; then
+  echo "installed libdtb_probe.a uses BMI2 instructions: not portable" >&2; exit 1
+fi
+
 fens=(W:WKa1,Kc3:BKh8 B:WKa1,Kc1:BKh8 W:WKa3:BKh6 W:Wh2:Bg3,f4 W:Wa1,c1:Bb2)
 # What dtb probe says, in the example's format: FEN wdl dtw best : line.
 expected=$(printf '%s\n' "${fens[@]}" | "$dtb" probe --variant russian --dir "$tables" --json |
