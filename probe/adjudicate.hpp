@@ -4,7 +4,7 @@
 // it leaves, and whether the stronger side can still win within them.
 //
 // What DTW decides. DTW is the length of the whole game with best play
-// (SPEC 3). The stronger side needs m = (DTW + 1) / 2 of its own moves when
+// (docs/RULES.md 3.2). The stronger side needs m = (DTW + 1) / 2 of its own moves when
 // it is to move, DTW / 2 when the other side is; with r moves left:
 //
 //   - The lone-king rules (2.1.9.1.3, .4, .7; 3.5's 16 and 5 moves) count

@@ -1,5 +1,5 @@
 // The value of any position from the table files, exactly as the generator
-// defines it (gen/solver.hpp, SPEC 3):
+// defines it (gen/solver.hpp, docs/RULES.md 3.2 and 3.4):
 //
 //   - the side to move has no piece: lost, DTW 0;
 //   - the side to move has a capture: the files do not store the position

@@ -1,7 +1,7 @@
-// The move-count draw rules (SPEC.md section 4) as data: which material each
-// covers, what it counts, its limit, when its count starts and what starts
-// it again, and the rule's number in the official text (seed 000, 2.1.9.1.x
-// for Russian; seed 001, 3.5 for international). Each variant's traits type
+// The move-count draw rules (docs/RULES.md section 4) as data: which material
+// each covers, what it counts, its limit, when its count starts and what
+// starts it again, and the rule's number in the official text (2.1.9.1.x
+// for Russian, 3.5 for international). Each variant's traits type
 // (rules/variant.hpp) names its table as V::draw_rules; code that applies
 // the rules (rules/draw_tracker.hpp, probe/adjudicate.hpp) reads the table
 // and never asks which variant it is.
@@ -22,12 +22,12 @@
 //   - 2.1.9.1.4 "три дамки и более шашек (простых шашек и дамок)" is read
 //     as three kings or more, with any men besides.
 //
-// Where the texts disagree, the official ones (seeds 000 and 001) are
-// followed: seed 004, a summary of the international rules, also lists
-// three men, asks for "a winning position" (not the capture) by the 5th
-// move, and adds 50 moves for five kings (or four and a man) against two;
-// seed 001, 3.5 has 16 moves for three pieces with a king, 5 for two or one,
-// and the capture of the lone king.
+// Where published texts disagree, the official rules are followed: some
+// summaries of the international rules also list three men, ask for "a
+// winning position" (not the capture) by the 5th move, and add 50 moves for
+// five kings (or four and a man) against two; the official 3.5 has 16 moves
+// for three pieces with a king, 5 for two or one, and the capture of the
+// lone king (docs/RULES.md 4.5).
 #pragma once
 
 #include <span>
@@ -102,7 +102,7 @@ inline constexpr std::string_view kRepetitionStarts = "every position is counted
 inline constexpr std::string_view kRepetitionResets =
     "nothing (a capture or a man move makes every earlier position unreachable)";
 
-// Russian checkers, seed 000, 2.1.9.1 (2.1.9.1.1, .2 and .6 are agreements,
+// Russian checkers, 2.1.9.1 (2.1.9.1.1, .2 and .6 are agreements,
 // clocks and an arbiter's judgement, not counts).
 inline constexpr DrawRule kRussianDrawRules[] = {
     {.id = "2.1.9.1.3",
@@ -177,7 +177,7 @@ inline constexpr DrawRule kRussianDrawRules[] = {
      .resets = kRepetitionResets},
 };
 
-// International draughts, seed 001, 3.5 (which also applies 2.1.9.1.9 and
+// International draughts, 3.5 (which also applies 2.1.9.1.9 and
 // 2.1.9.2 on repetitions).
 inline constexpr DrawRule kInternationalDrawRules[] = {
     {.id = "3.5 (16 moves)",

@@ -1,4 +1,4 @@
-// Legal move generation for every variant (SPEC.md section 1).
+// Legal move generation for every variant (docs/RULES.md section 2).
 //
 // Captures are compulsory. A capture is searched square by square with the
 // captured pieces left on the board until the move ends (Turkish strike): they

@@ -279,7 +279,7 @@ std::string move_text(const Position<V>& pos, const Move& m) {
     MoveGenerator<V>::generate(pos, moves);
     // Start and end suffice when the piece has no other capture. When it has
     // several, the rules write each in full, turning squares included, even
-    // one whose end no other shares (seed 000, diagram 8: "d2:g5:d8:a5"
+    // one whose end no other shares (rule 2.1.6.2, diagram 8: "d2:g5:d8:a5"
     // beside d2:h6:f8:c5:a7 and d2:g5:e7:c5:a7; "in such positions the full
     // record is required").
     const auto same_piece = [&](const Move& other) { return other.from == m.from; };

@@ -1,4 +1,4 @@
-// Notation (SPEC.md section 2): square names, PDN FEN, move text.
+// Notation (docs/RULES.md section 1): square names, PDN FEN, move text.
 //
 // Russian squares are written algebraically (a1..h8) and read either way
 // (algebraic or the PDN numbers 1..32); international squares are 1..50.
@@ -47,8 +47,8 @@ template <class V>
 void check_position(const Position<V>& pos);
 
 // The text of `m`, a legal move of `pos`: "c3-d4", "c3:e5", and the turning
-// squares where the same piece has more than one capture (seed 000, diagram
-// 8): "d2:h6:f8:c5:a7", "d2:g5:d8:a5".
+// squares where the same piece has more than one capture (rule 2.1.6.2,
+// diagram 8; docs/RULES.md 1.5): "d2:h6:f8:c5:a7", "d2:g5:d8:a5".
 template <class V>
 std::string move_text(const Position<V>& pos, const Move& m);
 

@@ -215,7 +215,7 @@ std::string list_moves(const Position<V>& pos, const std::vector<Move>& moves) {
     return listed.empty() ? "none" : listed;
 }
 
-// Seed 000, 2.1.6: "ed4" is the plain move from file e to d4, "b:d6" the
+// Rule 2.1.6.2: "ed4" is the plain move from file e to d4, "b:d6" the
 // capture from file b to d6. Only the algebraic notation has these.
 struct ShortMove {
     int file;

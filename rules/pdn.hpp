@@ -8,7 +8,7 @@
 //
 // Moves are read in every form parse_move reads (c3-d4, c3:e5, c3xe5, full
 // capture paths, numbers), and for Russian also in the shortened form of
-// game records (seed 000, 2.1.6): "ed4" is the only plain move from file e
+// game records (rule 2.1.6.2): "ed4" is the only plain move from file e
 // to d4, "b:d6" the only capture from file b to d6.
 //
 // Every error is an InputError that says where: "line 14, column 7:

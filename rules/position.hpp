@@ -15,7 +15,7 @@ enum class Piece : std::uint8_t { Man, King };
 
 // A move as the board sees it: where the piece starts and ends (bit
 // indexes), what it captures, and whether it is crowned. Capture routes
-// that start, end and capture alike are the same Move (SPEC 1).
+// that start, end and capture alike are the same Move (docs/RULES.md 2.6).
 // No default member initialisers: a MoveList of them must cost nothing to
 // create. Write Move{captured, from, to, crowns}.
 struct Move {

@@ -13,7 +13,7 @@
 
 namespace dtb {
 
-// Russian checkers (seed 000, section 2.1).
+// Russian checkers (official rules 2.1; docs/RULES.md).
 struct Russian {
     using Board = Board8;
     static constexpr std::string_view name = "russian";
@@ -30,7 +30,7 @@ struct Russian {
     static constexpr std::span<const DrawRule> draw_rules{kRussianDrawRules};
 };
 
-// International (100-square) draughts (seed 001, section 3).
+// International (100-square) draughts (official rules 3; docs/RULES.md).
 struct International {
     using Board = Board10;
     static constexpr std::string_view name = "international";

@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# Installs the Debian packages dtb builds with, when any is missing.
+# Installs the Debian packages dtb needs, when any is missing.
+#   scripts/install-deps.sh           everything: the build, the tests and the
+#                                     benchmarks (scripts/test.sh uses this)
+#   scripts/install-deps.sh --build   only what building the dtb program and
+#                                     its libraries needs (scripts/demo.sh)
 # Needs root (or sudo) only if something must be installed.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev
-          libgtest-dev libgmock-dev libbenchmark-dev)
+build=(build-essential cmake pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev)
+tests=(libgtest-dev libgmock-dev libbenchmark-dev clang-format)
+
+case "${1:-}" in
+  "") packages=("${build[@]}" "${tests[@]}") ;;
+  --build) packages=("${build[@]}") ;;
+  *) echo "usage: scripts/install-deps.sh [--build]" >&2; exit 2 ;;
+esac
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

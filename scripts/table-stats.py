@@ -6,7 +6,7 @@
 For each table: positions, wins, draws, losses, and how many wins (for the
 side to move) and losses end within N moves of the winning side, where the
 winner needs (DTW + 1) / 2 of its own moves when it is to move and DTW / 2
-when the other side is (SPEC.md section 3). Layout of .raw: docs/FORMAT.md.
+when the other side is (docs/RULES.md 3.3). Layout of .raw: docs/FORMAT.md.
 """
 import collections
 import struct

@@ -16,7 +16,7 @@ int max_pieces_per_side(VariantId variant);
 std::vector<MaterialSignature> all_signatures(VariantId variant, int max_pieces);
 
 // The signatures a position of `sig` can reach by a capture or a crowning,
-// seen from the side to move after it (SPEC 1: a capture takes one or more
+// seen from the side to move after it (docs/RULES.md 2.2, 2.5: a capture takes one or more
 // pieces, men and kings alike, and a man may be crowned by a plain move or
 // during/at the end of a capture). Positions where the side to move would
 // have no piece left are not tables: that side has lost.

@@ -1,5 +1,5 @@
 // How a solved value is stored: one symbol per position, the DTW in plies
-// (SPEC 3) whose parity gives the result (even: the side to move loses, odd:
+// (docs/RULES.md 3.2) whose parity gives the result (even: the side to move loses, odd:
 // it wins), or the draw code. Tables whose distances do not fit a byte use
 // 16-bit symbols; nothing is ever clipped.
 #pragma once

@@ -77,7 +77,7 @@ TEST(Fen, InitialPositionsUsePdnSquareBits) {
 
 TEST(Fen, AlgebraicSquaresAndKings) {
     dtb_position pos;
-    // a1 = 29, c3 = 22, h8 = 4 (SPEC 2: 1 = b8, ..., 29 = a1).
+    // a1 = 29, c3 = 22, h8 = 4 (docs/RULES.md 1.2: 1 = b8, ..., 29 = a1).
     ASSERT_EQ(dtb_position_from_fen(DTB_RUSSIAN, "B:Wa1,Kc3:BKh8", &pos, nullptr, 0), DTB_OK);
     EXPECT_EQ(pos.white, (1u << 28) | (1u << 21));
     EXPECT_EQ(pos.black, 1u << 3);

@@ -1,9 +1,9 @@
-// One test per capture rule of SPEC.md section 1, in both variants where the
+// One test per capture rule of docs/RULES.md section 2, in both variants where the
 // rule applies. Each position is small enough to check by hand: the comment
 // says why exactly these moves are legal.
 //
 // Move texts: a capture is written start:end, with its turning squares when
-// the same piece has another capture (seed 000, diagram 8).
+// the same piece has another capture (rule 2.1.6.2, diagram 8).
 #include <gtest/gtest.h>
 
 #include "tests/rules/rules_test_support.hpp"

@@ -1,4 +1,4 @@
-// Notation (SPEC.md section 2): square names, FEN in both forms, move text,
+// Notation (docs/RULES.md section 1): square names, FEN in both forms, move text,
 // and the errors bad input gets (InputError naming the problem and where).
 #include <gtest/gtest.h>
 
@@ -29,7 +29,7 @@ void expect_mentions(const std::string& text, std::initializer_list<std::string_
 // --- Squares ---
 
 TEST(Squares, RussianAlgebraicAndPdnNumbers) {
-    // 1 = b8, 4 = h8, 5 = a7, 29 = a1, 32 = g1 (SPEC 2).
+    // 1 = b8, 4 = h8, 5 = a7, 29 = a1, 32 = g1 (docs/RULES.md 1.2).
     const std::pair<const char*, const char*> same[] = {{"1", "b8"}, {"4", "h8"}, {"5", "a7"}, {"22", "c3"},
                                                         {"29", "a1"}, {"32", "g1"}};
     for (const auto& [number, name] : same) {
@@ -59,7 +59,7 @@ TEST(Squares, InternationalNumbers) {
 TEST(Fen, RussianInitialPositionInBothForms) {
     const auto initial = initial_position<Russian>();
     EXPECT_EQ(parse_fen<Russian>("W:W21-32:B1-12"), initial);
-    // Seed 000, 2.1.6.2 lists the squares algebraically (in any order).
+    // Rule 2.1.6.2 lists the squares algebraically (in any order).
     EXPECT_EQ(parse_fen<Russian>("W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8"), initial);
     // Printed algebraic, in PDN number order.
     EXPECT_EQ(to_fen(initial), "W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6");
@@ -155,7 +155,7 @@ TEST(MoveText, MalformedMoves) {
 }
 
 TEST(MoveText, AmbiguousCapture) {
-    // Seed 000, diagram 8: two captures from d2 end on a7.
+    // Rule 2.1.6.2, diagram 8: two captures from d2 end on a7.
     const auto pos = parse_fen<Russian>("W:WKd2:Bb6,d6,f4,f6,g7");
     expect_mentions(error_of([&] { parse_move(pos, "d2:a7"); }),
                     {"ambiguous move 'd2:a7'", "d2:g5:e7:c5:a7", "d2:h6:f8:c5:a7", "turning squares"});

@@ -45,9 +45,9 @@ testing::AssertionResult Contains(const char*, const char*, const std::string& t
 #define EXPECT_CONTAINS(text, part) EXPECT_PRED_FORMAT2(Contains, text, part)
 
 // ---------------------------------------------------------------------------
-// The seeds' game records
+// The game records printed in the official rules
 
-// Seed 000, 2.1.6. The full record there has a misprint, "2. f2-e3 f6-g6"
+// Russian rule 2.1.6.2. The full record there has a misprint, "2. f2-e3 f6-g6"
 // (g6 is a light square); the shortened record of the same game says fg5.
 constexpr std::string_view kRussianFull =
     "1. e3-d4 d6-c5 2. f2-e3 f6-g5 3. c3-b4 g5-h4 4. b4:d6 h4:f2 5. e1:g3 c7:h4 0-1";
@@ -73,7 +73,7 @@ TEST(PdnSeeds, RussianFullAndShortenedRecordsAreTheSameGame) {
 }
 
 TEST(PdnSeeds, InternationalRecord) {
-    // Seed 001, 3.3; White resigned.
+    // International rule 3.3; White resigned.
     const auto game = read_one<International>("1. 32-28 18-23 2. 37-32 23-29 3. 34:23 17-22 4. 28:17 19:26 0-2");
     ASSERT_EQ(game.plies.size(), 8u);
     EXPECT_EQ(move_texts(game),

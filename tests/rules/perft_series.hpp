@@ -1,4 +1,4 @@
-// The published perft series (SPEC.md; counts from depth 1 on), shared by
+// The published perft series (docs/RULES.md section 5; counts from depth 1 on), shared by
 // the quick test (first depths) and the slow one (every depth).
 #pragma once
 

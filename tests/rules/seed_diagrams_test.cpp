@@ -1,8 +1,8 @@
-// The worked examples of the official rules as tests: seed 000 (Russian,
-// 2.1.5.17 and 2.1.6) diagrams 4, 5, 6, 8 and seed 001 (international, 3.3
-// and 3.4) diagrams 12 to 16.
+// The worked examples of the official rules as tests: Russian 2.1.5.17 and
+// 2.1.6 (diagrams 4, 5, 6, 8) and international 3.3 and 3.4 (diagrams 12
+// to 16); docs/RULES.md sections 1 and 2 state the rules they illustrate.
 //
-// The seeds describe the diagrams in words only. Each position below is
+// The official texts describe the diagrams in words only. Each position below is
 // rebuilt from the text: the squares it names, the moves it gives and what
 // they take, plus the fewest extra pieces needed so that the outcome the
 // text states is the only legal one. The comment above each test says which

@@ -184,8 +184,8 @@ int dtb_principal_variation(dtb_tablebase* tb, const dtb_position* pos, dtb_move
 int dtb_position_after(const dtb_position* pos, const dtb_move* move, dtb_position* out);
 
 /*
- * Move-count draw rules (Russian 2.1.9.1.3-.9, international 3.5; SPEC.md
- * section 4): which rule ends the game first from a position, how many
+ * Move-count draw rules (Russian 2.1.9.1.3-.9, international 3.5;
+ * docs/RULES.md section 4): which rule ends the game first from a position, how many
  * moves it leaves the stronger side, and whether that side can still win
  * within them.
  *
