@@ -222,10 +222,10 @@ enum {
 /* Why the tables' DTW alone does not settle the answer. */
 enum {
     DTB_DOUBT_NONE = 0,
-    DTB_DOUBT_NEEDS_DTC = 1,          /* a conversion starts the count again; whether the stronger side can
-                                         force one in time and still win needs the distance to conversion */
-    DTB_DOUBT_CONVERSION_LONGER = 2,  /* a conversion may lead into material whose wins outlast the count it starts */
-    DTB_DOUBT_CONVERSION_UNKNOWN = 3  /* ... into material whose longest win the tables do not tell */
+    DTB_DOUBT_NEEDS_DTC = 1,         /* a conversion starts the count again; whether the stronger side can
+                                        force one in time and still win needs the distance to conversion */
+    DTB_DOUBT_CONVERSION_LONGER = 2, /* a conversion may lead into material whose wins outlast the count it starts */
+    DTB_DOUBT_CONVERSION_UNKNOWN = 3 /* ... into material whose longest win the tables do not tell */
 };
 
 /* One rule of the variant at the position. id and title are the rules
@@ -246,36 +246,46 @@ typedef struct dtb_draw_rule {
  * CONVERSION kinds: a capture or crowning on the way may lead into the
  * material kings/men, where rule `rule` starts a count of fresh_moves. */
 typedef struct dtb_doubt {
-    int kind;             /* DTB_DOUBT_* */
-    int rule;             /* CONVERSION_*: index in rules[] of that count; -1 if none */
-    int fresh_moves;      /* CONVERSION_*: the moves that count leaves the stronger side */
-    int longest_moves;    /* CONVERSION_LONGER: the longest win there, in moves of the stronger side */
-    int kings[2];         /* CONVERSION_*: the material converted into: [0] the stronger side, [1] the other */
+    int kind;          /* DTB_DOUBT_* */
+    int rule;          /* CONVERSION_*: index in rules[] of that count; -1 if none */
+    int fresh_moves;   /* CONVERSION_*: the moves that count leaves the stronger side */
+    int longest_moves; /* CONVERSION_LONGER: the longest win there, in moves of the stronger side */
+    int kings[2];      /* CONVERSION_*: the material converted into: [0] the stronger side, [1] the other */
     int men[2];
     char missing_file[64]; /* CONVERSION_UNKNOWN: the file that would tell (a file name); "" otherwise */
 } dtb_doubt;
 
 typedef struct dtb_adjudication {
-    int variant;       /* DTB_RUSSIAN or DTB_INTERNATIONAL: the table rules[] follows */
-    int side_to_move;  /* of the position: DTB_WHITE or DTB_BLACK */
-    int kings[2];      /* the position's kings and men, [DTB_WHITE] and [DTB_BLACK] */
+    int variant;      /* DTB_RUSSIAN or DTB_INTERNATIONAL: the table rules[] follows */
+    int side_to_move; /* of the position: DTB_WHITE or DTB_BLACK */
+    int kings[2];     /* the position's kings and men, [DTB_WHITE] and [DTB_BLACK] */
     int men[2];
-    int rule;          /* index in rules[] of the rule that ends the game first; -1: no rule applies */
-    int limit_moves;   /* that rule's limit (-1 without a rule) */
-    int moves_left;    /* the stronger side's moves left under it (-1 without a rule) */
-    int stronger_side; /* DTB_WHITE or DTB_BLACK; -1 without a rule */
-    int wdl;           /* the game value for the stronger side with no count (DTB_WIN, ...) */
-    int dtw;           /* the position's DTW for the side to move, -1 for a draw or without a rule */
-    int moves_needed;  /* the stronger side's own moves to win with best play, -1 if it cannot win */
-    int winnable;      /* 1: it can win before the rule ends the game */
-    int exact;         /* 1: the tables settle it; 0: they do not (doubt says why) and winnable is DTW's guess */
-    int basis;         /* how: DTB_BASIS_* */
-    dtb_doubt doubt;   /* why DTW alone did not settle it (kept when a search then did) */
-    size_t search_nodes; /* positions a search over the tables visited (0: none ran); exact 0: it gave up */
-    size_t n_rules;    /* every rule of the variant, in the order of rules/draw_rules.hpp */
+    int rule;            /* index in rules[] of the rule that ends the game first; -1: no rule applies */
+    int limit_moves;     /* that rule's limit (-1 without a rule) */
+    int moves_left;      /* the stronger side's moves left under it (-1 without a rule) */
+    int stronger_side;   /* DTB_WHITE or DTB_BLACK; -1 without a rule */
+    int wdl;             /* the game value for the stronger side with no count (DTB_WIN, ...) */
+    int dtw;             /* the position's DTW for the side to move, -1 for a draw or without a rule */
+    int moves_needed;    /* the stronger side's own moves to win with best play, -1 if it cannot win */
+    int winnable;        /* 1: it can win before the rule ends the game */
+    int exact;           /* 1: the tables settle it; 0: they do not (doubt says why) and winnable is DTW's guess */
+    int basis;           /* how: DTB_BASIS_* */
+    dtb_doubt doubt;     /* why DTW alone did not settle it (kept when a search then did) */
+    size_t search_nodes; /* positions a search over the tables visited (0: none ran); with exact 0, it gave up */
+    size_t n_rules;      /* every rule of the variant, in the order of rules/draw_rules.hpp */
     dtb_draw_rule rules[DTB_MAX_DRAW_RULES];
 } dtb_adjudication;
 
+/*
+ * Adjudicates the move-count draw rules at `pos`. moves_played: the moves
+ * the stronger side has made since the rule's count started (since the
+ * material first stood on the board; for 2.1.9.1.5 since the last capture
+ * or crowning). king_moves_played: the same for the rules on king moves
+ * only (2.1.9.1.8, 3.5's 25 moves), counted since the last man move or
+ * capture; -1 takes moves_played. A repetition cannot be judged from one
+ * position (it is listed, never applied). Needs the WDL and DTW tables of
+ * the position when a rule applies; none when no rule does.
+ */
 int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
                    dtb_adjudication* out);
 
