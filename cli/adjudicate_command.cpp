@@ -5,27 +5,29 @@
 //   --fen FEN --moves-played K   goes through dtb_adjudicate (dtb/probe.h),
 //                                the call an engine makes, so that what the
 //                                program prints is what engines get;
-//   --pdn FILE                   replays each game with DrawTracker (counts
-//                                only; with --dir also the tables' answer
-//                                where the count began);
+//   --pdn FILE                   replays each game (rules/game_replay.hpp;
+//                                counts only; with --dir also the tables'
+//                                answer where the count began);
 //   --report SIG                 counts the positions of a table won within
-//                                each limit the rules set for its material.
+//                                each limit the rules set for its material
+//                                (probe/material_report.hpp).
+//
+// The answers are computed elsewhere as values; this file puts them into
+// words and JSON.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <optional>
-#include <set>
 #include <sstream>
 
-#include "dtb/probe.h"
 #include "cli/c_api.hpp"
-#include "probe/adjudicate.hpp"
-#include "probe/tablebase.hpp"
 #include "cli/options.hpp"
-#include "rules/draw_tracker.hpp"
+#include "dtb/probe.h"
+#include "probe/material_report.hpp"
+#include "probe/tablebase.hpp"
+#include "rules/game_replay.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
 
@@ -33,7 +35,9 @@ namespace dtb {
 
 namespace {
 
-struct AdjudicateOptions {
+// What the command line asked for (not probe::AdjudicateOptions, which is
+// what one adjudication needs).
+struct AdjudicateCommandOptions {
     std::string variant;
     std::vector<std::string> dirs;
     std::string fen;
@@ -44,8 +48,6 @@ struct AdjudicateOptions {
     bool json = false;
 };
 
-using probe::detail::moves_text;
-using probe::detail::side_name;
 const char* color_word(Color c) { return c == White ? "white" : "black"; }
 
 // A handle on the tables through the C API, closed at the end.
@@ -75,7 +77,7 @@ dtb_position c_position(int variant, const std::string& fen) {
     return pos;
 }
 
-Json adjudication_json(const dtb_adjudication& a) {
+Json rules_considered_json(const dtb_adjudication& a) {
     Json rules = Json::array();
     for (std::size_t i = 0; i < a.n_rules; ++i) {
         const dtb_draw_rule& r = a.rules[i];
@@ -85,10 +87,14 @@ Json adjudication_json(const dtb_adjudication& a) {
             j["moves_left"] = r.moves_left;
             j["ends_first"] = r.ends_first != 0;
         } else {
-            j["why_not"] = r.note;
+            j["why_not"] = dtb_rule_note(r.why_not);
         }
         rules.push_back(j);
     }
+    return rules;
+}
+
+Json adjudication_json(const dtb_adjudication& a) {
     const bool has_rule = a.rule >= 0;
     Json also = Json::array();
     for (std::size_t i = 0; i < a.n_rules; ++i)
@@ -101,35 +107,20 @@ Json adjudication_json(const dtb_adjudication& a) {
         {"winnable", a.winnable != 0},
         {"exact", a.exact != 0},
         {"moves_needed", a.moves_needed >= 0 ? Json(a.moves_needed) : Json(nullptr)},
-        {"verdict", a.verdict},
-        {"basis", a.basis},
+        {"verdict", verdict_text(a)},
+        {"basis", dtb_basis_name(a.basis)},
         {"stronger_side", a.stronger_side < 0 ? Json(nullptr) : Json(a.stronger_side == DTB_WHITE ? "white" : "black")},
         {"wdl", has_rule ? Json(wdl_word(a.wdl)) : Json(nullptr)},
         {"dtw", a.dtw >= 0 ? Json(a.dtw) : Json(nullptr)},
         {"also_ending_then", also},
-        {"rules_considered", rules}};
+        {"rules_considered", rules_considered_json(a)}};
 }
 
 // --------------------------------------------------------------------------
 // --fen
 
-void run_fen(const AdjudicateOptions& o) {
-    if (!o.moves_played)
-        throw InputError("--moves-played is required with --fen: the stronger side's moves since the count started");
-    const int moves = *o.moves_played;
-    const int king_moves = o.king_moves.value_or(moves);
-    const int variant = c_variant(o.variant);
-    const dtb_position pos = c_position(variant, o.fen);
-    Tables tables(o.dirs);
-    const dtb_adjudication a = tables.adjudicate(pos, moves, king_moves);
-    char fen[512];
-    dtb_position_to_fen(&pos, fen, sizeof fen);
-    if (o.json) {
-        Json j{{"variant", o.variant}, {"fen", fen}, {"moves_played", moves}, {"king_moves_played", king_moves}};
-        j.update(adjudication_json(a));
-        print_json(j);
-        return;
-    }
+void print_adjudication(const dtb_position& pos, const std::string& fen, int moves, int king_moves,
+                        const dtb_adjudication& a) {
     std::cout << "Position:  " << fen << " (" << (pos.side_to_move == DTB_WHITE ? "White" : "Black") << " to move), "
               << moves << " moves played since the count started";
     if (king_moves != moves) std::cout << ", " << king_moves << " king moves in a row";
@@ -144,7 +135,7 @@ void run_fen(const AdjudicateOptions& o) {
                           : r.ends_first   ? "  <- at the same move"
                                            : "");
         else
-            std::cout << "does not apply (" << r.note << ")";
+            std::cout << "does not apply (" << dtb_rule_note(r.why_not) << ")";
         std::cout << '\n';
     }
     if (a.rule >= 0) {
@@ -156,18 +147,28 @@ void run_fen(const AdjudicateOptions& o) {
         std::cout << "Winnable:  " << (a.winnable ? "yes" : "no") << (a.exact ? "" : " (not proven: see below)")
                   << '\n';
     }
-    std::cout << "Verdict:   " << a.verdict << '\n';
+    std::cout << "Verdict:   " << verdict_text(a) << '\n';
+}
+
+void run_fen(const AdjudicateCommandOptions& o) {
+    if (!o.moves_played)
+        throw InputError("--moves-played is required with --fen: the stronger side's moves since the count started");
+    const int moves = *o.moves_played;
+    const int king_moves = o.king_moves.value_or(moves);
+    const int variant = c_variant(o.variant);
+    const dtb_position pos = c_position(variant, o.fen);
+    Tables tables(o.dirs);
+    const dtb_adjudication a = tables.adjudicate(pos, moves, king_moves);
+    char fen[512];
+    dtb_position_to_fen(&pos, fen, sizeof fen);
+    if (!o.json) return print_adjudication(pos, fen, moves, king_moves, a);
+    Json j{{"variant", o.variant}, {"fen", fen}, {"moves_played", moves}, {"king_moves_played", king_moves}};
+    j.update(adjudication_json(a));
+    print_json(j);
 }
 
 // --------------------------------------------------------------------------
 // --pdn
-
-// Move number and side of the ply-th ply (1-based) of a game that starts
-// with `first` to move.
-std::pair<int, Color> move_of_ply(int ply, Color first) {
-    const int q = ply - 1 + (first == Black ? 1 : 0);
-    return {q / 2 + 1, q % 2 == 0 ? White : Black};
-}
 
 // "move 19 (White)", or "the start of the game".
 std::string after_ply_text(int ply, Color first) {
@@ -197,109 +198,143 @@ std::string reason_text(const DrawReached& d, Color first) {
     return {};
 }
 
+// One game of the file: its replay and, with the tables, their answer
+// where the count began.
 template <class V>
-void run_pdn_for(const AdjudicateOptions& o) {
-    std::ifstream in(o.pdn, std::ios::binary);
-    if (!in) throw InputError("cannot read " + o.pdn);
+struct GameResult {
+    int number = 0;
+    const PdnGame<V>* game = nullptr;
+    GameReplay<V> replay;
+    bool asked = false;  // whether the tables were asked (with --dir, a count that is not a repetition)
+    std::string start_fen;
+    std::optional<dtb_adjudication> at_start;
+    std::string error;  // why the tables could not say
+};
+
+// The ply that reached the draw, as the variant writes it.
+template <class V>
+std::string draw_move_text(const GameResult<V>& g) {
+    const PdnPly<V>& ply = g.game->plies[std::size_t(g.replay.draw->ply - 1)];
+    return move_text(ply.before, ply.move);
+}
+
+template <class V>
+Json draw_json(const GameResult<V>& g) {
+    const DrawReached& draw = *g.replay.draw;
+    const DrawRule& r = V::draw_rules[draw.rule];
+    const Color first = g.game->start.side_to_move;
+    const auto [move_number, side] = move_of_ply(draw.ply, first);
+    Json also = Json::array();
+    for (std::size_t i : draw.also) also.push_back(V::draw_rules[i].id);
+    Json j{{"draw_rule", r.id},
+           {"rule_title", r.title},
+           {"move_number", move_number},
+           {"side", color_word(side)},
+           {"ply", draw.ply},
+           {"move", draw_move_text(g)},
+           {"reason", reason_text<V>(draw, first)},
+           {"also", also},
+           {"plies_after", int(g.game->plies.size()) - draw.ply}};
+    if (r.count != DrawCount::repetitions) {
+        const auto [n, s] = move_of_ply(std::max(draw.count_start_ply, 1), first);
+        j["count_started"] = draw.count_start_ply == 0
+                                 ? Json{{"ply", 0}, {"move_number", nullptr}, {"side", nullptr}}
+                                 : Json{{"ply", draw.count_start_ply}, {"move_number", n}, {"side", color_word(s)}};
+    } else {
+        j["count_started"] = nullptr;
+    }
+    if (g.asked) {
+        j["at_count_start"] = Json{{"fen", g.start_fen}};
+        if (g.at_start) {
+            Json a = adjudication_json(*g.at_start);
+            a.erase("rules_considered");
+            j["at_count_start"].update(a);
+        } else {
+            j["at_count_start"]["error"] = g.error;
+        }
+    }
+    return j;
+}
+
+template <class V>
+Json game_json(const GameResult<V>& g) {
+    Json tags = Json::object();
+    for (const PdnTag& t : g.game->tags) tags[t.name] = t.value;
+    Json j{{"game", g.number}, {"tags", tags}, {"plies", g.game->plies.size()}, {"result", g.game->result}};
+    if (g.replay.draw) {
+        j.update(draw_json(g));
+    } else {
+        j["draw_rule"] = nullptr;
+        j["move_number"] = nullptr;
+        j["side"] = nullptr;
+        j["reason"] = "no draw by rule in the " + std::to_string(g.game->plies.size()) + " plies of the record";
+    }
+    return j;
+}
+
+template <class V>
+void print_game(const GameResult<V>& g) {
+    const PdnGame<V>& game = *g.game;
+    std::cout << "Game " << g.number;
+    for (const char* tag : {"Event", "White", "Black"})
+        if (auto v = game.tag(tag))
+            std::cout << (std::string(tag) == "Event" ? ": " : ", ") << tag << " \"" << *v << '"';
+    std::cout << " (" << game.plies.size() << " plies, result " << game.result << ")\n";
+    if (!g.replay.draw) {
+        std::cout << "  No draw by rule.\n";
+        return;
+    }
+    const DrawReached& draw = *g.replay.draw;
+    const auto [move_number, side] = move_of_ply(draw.ply, game.start.side_to_move);
+    std::cout << "  Draw by rule " << V::draw_rules[draw.rule].id << " at move " << move_number << " ("
+              << side_name(side) << ", " << move_number << (side == White ? ". " : "... ") << draw_move_text(g)
+              << "): " << reason_text<V>(draw, game.start.side_to_move) << ".\n";
+    for (std::size_t i : draw.also) std::cout << "  Also by rule " << V::draw_rules[i].id << " at that move.\n";
+    if (int after = int(game.plies.size()) - draw.ply; after > 0)
+        std::cout << "  (The record goes on for " << after << (after == 1 ? " more ply.)\n" : " more plies.)\n");
+    if (g.asked)
+        std::cout << "  Where the count began (" << g.start_fen
+                  << "): " << (g.at_start ? verdict_text(*g.at_start) : "the tables could not say: " + g.error) << '\n';
+}
+
+// With the tables: could the stronger side still win when the count began?
+template <class V>
+void ask_at_count_start(GameResult<V>& g, const Tables& tables, int variant) {
+    if (!g.replay.count_start) return;
+    g.asked = true;
+    g.start_fen = to_fen(*g.replay.count_start);
+    try {
+        g.at_start = tables.adjudicate(c_position(variant, g.start_fen), 0, 0);
+    } catch (const std::exception& e) {
+        g.error = e.what();
+    }
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
     std::stringstream text;
     text << in.rdbuf();
-    const std::vector<PdnGame<V>> games = read_pdn_games<V>(text.str());
+    return text.str();
+}
+
+template <class V>
+void run_pdn_for(const AdjudicateCommandOptions& o) {
+    const std::vector<PdnGame<V>> games = read_pdn_games<V>(read_file(o.pdn));
     std::optional<Tables> tables;
     if (!o.dirs.empty()) tables.emplace(o.dirs);
-    const int variant = c_variant(o.variant);
-
     int number = 0, drawn = 0;
     for (const PdnGame<V>& game : games) {
-        ++number;
-        DrawTracker<V> tracker(game.start);
-        std::optional<DrawReached> draw;
-        std::string move_written;
-        for (const PdnPly<V>& ply : game.plies) {
-            draw = tracker.play(ply.move);
-            if (draw) {
-                move_written = move_text(ply.before, ply.move);
-                break;
-            }
-        }
-        const Color first = game.start.side_to_move;
-        Json tags = Json::object();
-        for (const PdnTag& t : game.tags) tags[t.name] = t.value;
-        Json j{{"game", number}, {"tags", tags}, {"plies", game.plies.size()}, {"result", game.result}};
-        std::optional<dtb_adjudication> at_start;
-        std::string start_fen;
-        if (draw) {
-            ++drawn;
-            const DrawRule& r = V::draw_rules[draw->rule];
-            const auto [move_number, side] = move_of_ply(draw->ply, first);
-            j["draw_rule"] = r.id;
-            j["rule_title"] = r.title;
-            j["move_number"] = move_number;
-            j["side"] = color_word(side);
-            j["ply"] = draw->ply;
-            j["move"] = move_written;
-            j["reason"] = reason_text<V>(*draw, first);
-            Json also = Json::array();
-            for (std::size_t i : draw->also) also.push_back(V::draw_rules[i].id);
-            j["also"] = also;
-            j["plies_after"] = int(game.plies.size()) - draw->ply;
-            if (r.count != DrawCount::repetitions) {
-                const auto [n, s] = move_of_ply(std::max(draw->count_start_ply, 1), first);
-                j["count_started"] =
-                    draw->count_start_ply == 0
-                        ? Json{{"ply", 0}, {"move_number", nullptr}, {"side", nullptr}}
-                        : Json{{"ply", draw->count_start_ply}, {"move_number", n}, {"side", color_word(s)}};
-            } else {
-                j["count_started"] = nullptr;
-            }
-            // With the tables: could the stronger side still win when the
-            // count began?
-            if (tables && r.count != DrawCount::repetitions) {
-                const std::size_t at = std::size_t(draw->count_start_ply);
-                const Position<V> start = at < game.plies.size() ? game.plies[at].before : game.final_position();
-                start_fen = to_fen(start);
-                try {
-                    at_start = tables->adjudicate(c_position(variant, start_fen), 0, 0);
-                    Json a = adjudication_json(*at_start);
-                    a.erase("rules_considered");
-                    j["at_count_start"] = Json{{"fen", start_fen}};
-                    j["at_count_start"].update(a);
-                } catch (const std::exception& e) {
-                    j["at_count_start"] = Json{{"fen", start_fen}, {"error", e.what()}};
-                }
-            }
-        } else {
-            j["draw_rule"] = nullptr;
-            j["move_number"] = nullptr;
-            j["side"] = nullptr;
-            j["reason"] = "no draw by rule in the " + std::to_string(game.plies.size()) + " plies of the record";
-        }
-        if (o.json) {
-            print_json(j);
-            continue;
-        }
-        std::cout << "Game " << number;
-        for (const char* tag : {"Event", "White", "Black"})
-            if (auto v = game.tag(tag))
-                std::cout << (std::string(tag) == "Event" ? ": " : ", ") << tag << " \"" << *v << '"';
-        std::cout << " (" << game.plies.size() << " plies, result " << game.result << ")\n";
-        if (!draw) {
-            std::cout << "  No draw by rule.\n";
-            continue;
-        }
-        const auto [move_number, side] = move_of_ply(draw->ply, first);
-        std::cout << "  Draw by rule " << V::draw_rules[draw->rule].id << " at move " << move_number << " ("
-                  << side_name(side) << ", " << move_number << (side == White ? ". " : "... ") << move_written
-                  << "): " << reason_text<V>(*draw, first) << ".\n";
-        for (std::size_t i : draw->also) std::cout << "  Also by rule " << V::draw_rules[i].id << " at that move.\n";
-        if (int after = int(game.plies.size()) - draw->ply; after > 0)
-            std::cout << "  (The record goes on for " << after << (after == 1 ? " more ply.)\n" : " more plies.)\n");
-        if (j.contains("at_count_start")) {
-            const Json& s = j["at_count_start"];
-            std::cout << "  Where the count began (" << s["fen"].get<std::string>() << "): "
-                      << (s.contains("error") ? "the tables could not say: " + s["error"].get<std::string>()
-                                              : s["verdict"].get<std::string>())
-                      << '\n';
-        }
+        GameResult<V> g;
+        g.number = ++number;
+        g.game = &game;
+        g.replay = replay_game(game);
+        if (g.replay.draw) ++drawn;
+        if (tables) ask_at_count_start(g, *tables, c_variant(o.variant));
+        if (o.json)
+            print_json(game_json(g));
+        else
+            print_game(g);
     }
     if (!o.json) std::cout << number << " games, " << drawn << " reached a draw by rule\n";
 }
@@ -307,142 +342,97 @@ void run_pdn_for(const AdjudicateOptions& o) {
 // --------------------------------------------------------------------------
 // --report
 
+const char* class_name(probe::PositionClass c) {
+    switch (c) {
+        case probe::PositionClass::all:
+            return "all positions";
+        case probe::PositionClass::stronger_king_on_road:
+            return "a king of the stronger side on the main road";
+        case probe::PositionClass::lone_king_on_road:
+            return "the lone king on the main road";
+    }
+    return "";
+}
+
 template <class V>
-void run_report_for(const AdjudicateOptions& o) {
+Json report_json(const probe::MaterialReport& report) {
+    Json sides = Json::array();
+    for (const probe::ReportSide& side : report.sides) {
+        Json rows = Json::array();
+        for (const probe::ReportRow& row : side.rows) {
+            Json within = Json::object();
+            for (const auto& [l, n] : row.within) within[std::to_string(l)] = n;
+            rows.push_back(Json{{"positions_with", class_name(row.which)},
+                                {"positions", row.positions},
+                                {"won", row.won},
+                                {"won_within", within},
+                                {"drawn", row.drawn},
+                                {"lost", row.lost},
+                                {"longest_win_moves", row.won ? Json(row.longest) : Json(nullptr)}});
+        }
+        sides.push_back(Json{
+            {"to_move", side.stronger_to_move ? "stronger" : "other"}, {"table", side.table.name()}, {"rows", rows}});
+    }
+    Json rules = Json::array();
+    for (std::size_t i : report.rules)
+        rules.push_back(Json{{"rule", V::draw_rules[i].id}, {"limit_moves", V::draw_rules[i].limit}});
+    return Json{{"variant", V::name},
+                {"signature", report.strong_first.name()},
+                {"rules", rules},
+                {"moves",
+                 "won_within counts positions whose stronger side needs at most that many of its own "
+                 "moves: (DTW + 1) / 2 when it is to move, DTW / 2 when the other side is"},
+                {"sides", sides}};
+}
+
+void print_report_side(const probe::MaterialReport& report, const probe::ReportSide& side) {
+    std::cout << "\nWith " << (side.stronger_to_move ? "the stronger side" : "the other side") << " to move ("
+              << side.table.name() << "):\n";
+    std::cout << "  " << std::left << std::setw(46) << "positions" << std::right << std::setw(10) << "count"
+              << std::setw(10) << "won";
+    for (int l : report.limits) std::cout << std::setw(10) << ("<=" + std::to_string(l));
+    std::cout << std::setw(10) << "drawn" << std::setw(10) << "lost" << std::setw(9) << "longest" << '\n';
+    for (const probe::ReportRow& row : side.rows) {
+        std::cout << "  " << std::left << std::setw(46) << class_name(row.which) << std::right << std::setw(10)
+                  << row.positions << std::setw(10) << row.won;
+        for (const auto& [l, n] : row.within) std::cout << std::setw(10) << n;
+        std::cout << std::setw(10) << row.drawn << std::setw(10) << row.lost << std::setw(9)
+                  << (row.won ? std::to_string(row.longest) : "-") << '\n';
+    }
+}
+
+template <class V>
+void print_report(const probe::MaterialReport& report) {
+    const MaterialSignature& sig = report.strong_first;
+    std::cout << V::name << " " << sig.name() << ": the stronger side ("
+              << std::string(sig.kings[0], 'K') + std::string(sig.men[0], 'M')
+              << ") needs (DTW + 1) / 2 of its own moves when it is to move, DTW / 2 when the other side is.\n";
+    std::cout << "Rules for this material:";
+    for (std::size_t i = 0; i < report.rules.size(); ++i) {
+        const DrawRule& r = V::draw_rules[report.rules[i]];
+        std::cout << (i ? "; " : " ") << r.id << ": " << moves_text(r.limit);
+    }
+    std::cout << '\n';
+    for (const probe::ReportSide& side : report.sides) print_report_side(report, side);
+    std::cout << "\n(\"<=N\": won within N moves of the stronger side; \"longest\": the most moves a win needs.)\n";
+}
+
+template <class V>
+void run_report_for(const AdjudicateCommandOptions& o) {
     const auto sig = MaterialSignature::parse(o.report);
     if (!sig) throw InputError("--report " + o.report + ": not a material signature (like KKKvK)");
     std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
     auto tb = probe::Tablebase::open(dirs, std::size_t{256} << 20);
     if (!tb) throw std::runtime_error(tb.error().message);
-    const probe::Search<V> search(**tb);
-
-    // The stronger side is the signature's first side (White in the table
-    // of `sig`), unless that is the lone king.
-    const bool first_is_lone = sig->kings[0] == 1 && sig->men[0] == 0 && sig->pieces(1) > 1;
-    const MaterialSignature strong_first = first_is_lone ? sig->mirror() : *sig;
-
-    // The rules that cover the material (board conditions aside) and the
-    // classes of positions their board conditions name.
-    std::set<int, std::greater<>> limits;
-    std::vector<const DrawRule*> rules;
-    bool road_strong = false, road_lone = false;
-    {
-        const auto index = PositionIndex<V>(strong_first);
-        const Position<V> sample = index.unrank(0);  // White: the stronger side
-        for (const DrawRule& r : V::draw_rules) {
-            if (r.count == DrawCount::repetitions || !material_covers(r, sample, lone_king_opponent(sample))) continue;
-            limits.insert(r.limit);
-            rules.push_back(&r);
-            road_strong |= r.board == BoardCondition::stronger_king_on_main_road;
-            road_lone |= r.board == BoardCondition::lone_king_on_main_road;
-        }
-        // The shortest count of the variant too: the wins any count leaves
-        // room for (3.5's 5 moves, 2.1.9.1.5 and .7's 5).
-        limits.insert(shortest_limit(V::draw_rules));
-    }
-    constexpr Bitboard road = main_road<typename V::Board>();
-
-    // Which positions a row counts.
-    enum class Class { all, stronger_king_on_road, lone_king_on_road };
-    struct Row {
-        Row(Class c, std::string n) : which(c), name(std::move(n)) {}
-        Class which;
-        std::string name;
-        std::uint64_t positions = 0, won = 0, drawn = 0, lost = 0;
-        std::map<int, std::uint64_t, std::greater<>> within;  // limit -> won within it
-        int longest = 0;                                      // moves
-    };
-    Json sides = Json::array();
-    if (!o.json) {
-        std::cout << V::name << " " << strong_first.name() << ": the stronger side ("
-                  << std::string(strong_first.kings[0], 'K') + std::string(strong_first.men[0], 'M')
-                  << ") needs (DTW + 1) / 2 of its own moves when it is to move, DTW / 2 when the other side is.\n";
-        std::cout << "Rules for this material:";
-        for (std::size_t i = 0; i < rules.size(); ++i)
-            std::cout << (i ? "; " : " ") << rules[i]->id << ": " << moves_text(rules[i]->limit);
-        std::cout << '\n';
-    }
-    for (const bool stronger_to_move : {true, false}) {
-        const MaterialSignature table = stronger_to_move ? strong_first : strong_first.mirror();
-        const PositionIndex<V> index(table);
-        typename PositionIndex<V>::Cursor cursor(index);
-        std::vector<Row> rows{Row(Class::all, "all positions")};
-        if (road_strong)
-            rows.emplace_back(Class::stronger_king_on_road, "a king of the stronger side on the main road");
-        if (road_lone) rows.emplace_back(Class::lone_king_on_road, "the lone king on the main road");
-        for (Row& row : rows)
-            for (int l : limits) row.within[l] = 0;
-        for (std::uint64_t i = 0; i < index.size(); ++i) {
-            const Position<V> pos = cursor.at(i);  // White to move
-            const Color strong = stronger_to_move ? White : Black;
-            auto value = search.value(pos);
-            if (!value) throw std::runtime_error(value.error().message);
-            const int wdl = stronger_to_move ? probe::wdl_of(*value) : -probe::wdl_of(*value);
-            const int need = wdl > 0 ? (stronger_to_move ? (*value + 1) / 2 : *value / 2) : 0;
-            for (Row& row : rows) {
-                const bool counted = row.which == Class::all ||
-                                     (row.which == Class::stronger_king_on_road && (pos.kings_of(strong) & road)) ||
-                                     (row.which == Class::lone_king_on_road && (pos.kings_of(opponent(strong)) & road));
-                if (!counted) continue;
-                ++row.positions;
-                if (wdl > 0) {
-                    ++row.won;
-                    row.longest = std::max(row.longest, need);
-                    for (auto& [l, n] : row.within)
-                        if (need <= l) ++n;
-                } else if (wdl == 0) {
-                    ++row.drawn;
-                } else {
-                    ++row.lost;
-                }
-            }
-        }
-        const std::string who = stronger_to_move ? "the stronger side to move (" + table.name() + ")"
-                                                 : "the other side to move (" + table.name() + ")";
-        Json jrows = Json::array();
-        for (const Row& row : rows) {
-            Json within = Json::object();
-            for (const auto& [l, n] : row.within) within[std::to_string(l)] = n;
-            jrows.push_back(Json{{"positions_with", row.name},
-                                 {"positions", row.positions},
-                                 {"won", row.won},
-                                 {"won_within", within},
-                                 {"drawn", row.drawn},
-                                 {"lost", row.lost},
-                                 {"longest_win_moves", row.won ? Json(row.longest) : Json(nullptr)}});
-        }
-        sides.push_back(
-            Json{{"to_move", stronger_to_move ? "stronger" : "other"}, {"table", table.name()}, {"rows", jrows}});
-        if (o.json) continue;
-        std::cout << "\nWith " << who << ":\n";
-        std::cout << "  " << std::left << std::setw(46) << "positions" << std::right << std::setw(10) << "count"
-                  << std::setw(10) << "won";
-        for (int l : limits) std::cout << std::setw(10) << ("<=" + std::to_string(l));
-        std::cout << std::setw(10) << "drawn" << std::setw(10) << "lost" << std::setw(9) << "longest" << '\n';
-        for (const Row& row : rows) {
-            std::cout << "  " << std::left << std::setw(46) << row.name << std::right << std::setw(10) << row.positions
-                      << std::setw(10) << row.won;
-            for (const auto& [l, n] : row.within) std::cout << std::setw(10) << n;
-            std::cout << std::setw(10) << row.drawn << std::setw(10) << row.lost << std::setw(9)
-                      << (row.won ? std::to_string(row.longest) : "-") << '\n';
-        }
-    }
-    if (o.json) {
-        Json jrules = Json::array();
-        for (const DrawRule* r : rules) jrules.push_back(Json{{"rule", r->id}, {"limit_moves", r->limit}});
-        print_json(Json{{"variant", V::name},
-                        {"signature", strong_first.name()},
-                        {"rules", jrules},
-                        {"moves",
-                         "won_within counts positions whose stronger side needs at most that many of its own "
-                         "moves: (DTW + 1) / 2 when it is to move, DTW / 2 when the other side is"},
-                        {"sides", sides}});
-    } else {
-        std::cout << "\n(\"<=N\": won within N moves of the stronger side; \"longest\": the most moves a win needs.)\n";
-    }
+    const auto report = probe::material_report<V>(**tb, *sig);
+    if (!report) throw std::runtime_error(report.error().message);
+    if (o.json)
+        print_json(report_json<V>(*report));
+    else
+        print_report<V>(*report);
 }
 
-void run_adjudicate(const AdjudicateOptions& o) {
+void run_adjudicate(const AdjudicateCommandOptions& o) {
     const int modes = int(!o.fen.empty()) + int(!o.pdn.empty()) + int(!o.report.empty());
     if (modes != 1) throw InputError("give exactly one of --fen, --pdn and --report");
     if ((!o.fen.empty() || !o.report.empty()) && o.dirs.empty())
@@ -463,7 +453,7 @@ void run_adjudicate(const AdjudicateOptions& o) {
 }  // namespace
 
 void add_adjudicate_commands(CLI::App& app) {
-    auto o = std::make_shared<AdjudicateOptions>();
+    auto o = std::make_shared<AdjudicateCommandOptions>();
     CLI::App* cmd = app.add_subcommand(
         "adjudicate",
         "Apply the move-count draw rules (Russian 2.1.9.1.3-.9, international 3.5).\n"
@@ -473,7 +463,6 @@ void add_adjudicate_commands(CLI::App& app) {
         "--pdn: replays every game of a file and reports the move at which a draw by rule was reached or\n"
         "could be claimed (threefold repetition); tables are optional. --report SIG: how many positions of\n"
         "a table are won, and won within each limit, for both sides to move.\n"
-        "Exit status: 0 answered, 1 a table was missing or damaged, 2 bad input.\n"
         "Examples:\n"
         "  dtb adjudicate --variant russian --dir tables --fen W:WKf8,Ke7,Kh6:BKb8 --moves-played 3\n"
         "  dtb adjudicate --variant russian --pdn games.pdn --json\n"

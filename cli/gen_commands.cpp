@@ -82,7 +82,7 @@ void run_verify(const VerifyCommandOptions& c) {
     if (c.threads > 0) omp_set_num_threads(c.threads);
     const auto reports = verify_tables(variant, c.dir, c.json ? std::cerr : std::cout,
                                        ::isatty(STDERR_FILENO) && !c.json, only);
-    if (reports.empty()) throw InputError("no " + c.variant + " tables in " + c.dir);
+    if (reports.empty()) throw std::runtime_error("no " + c.variant + " tables in " + c.dir);
     std::uint64_t positions = 0, mismatches = 0;
     Json tables = Json::array();
     for (const VerifyReport& r : reports) {

@@ -1,5 +1,12 @@
 // The dtb program: each module adds its subcommands; this file turns what
-// they throw into exit codes (0 success, 1 failure, 2 bad input or usage).
+// they throw into the exit status every command keeps (kExitStatus, in
+// every --help):
+//   0  success;
+//   1  failure: a check that found a problem (VerificationFailed), a missing
+//      or corrupt file or directory, tables that cannot answer (any other
+//      exception);
+//   2  bad input or usage: an option CLI11 refuses, a FEN, a signature, a
+//      PDN text or a position that is not one (InputError).
 #include <iostream>
 
 #include "cli/options.hpp"
@@ -8,7 +15,7 @@ namespace dtb {
 void add_gen_commands(CLI::App& app);
 void add_probe_commands(CLI::App& app);
 void add_adjudicate_commands(CLI::App& app);
-}
+}  // namespace dtb
 
 int main(int argc, char** argv) {
     CLI::App app{"dtb: draughts endgame tablebases for Russian and international draughts.\n"
@@ -19,6 +26,8 @@ int main(int argc, char** argv) {
     dtb::add_gen_commands(app);
     dtb::add_probe_commands(app);
     dtb::add_adjudicate_commands(app);
+    app.footer(dtb::kExitStatus);
+    for (CLI::App* command : app.get_subcommands({})) command->footer(dtb::kExitStatus);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

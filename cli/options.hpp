@@ -1,6 +1,7 @@
 // Shared plumbing for the subcommands of the dtb program. Each module adds
 // its own subcommands (add_*_commands); main.cpp turns errors into exit
-// codes: 0 success, 1 failure, 2 bad input or usage, message on stderr.
+// codes (kExitStatus): InputError is bad input (2), VerificationFailed and
+// any other exception a failure (1).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -12,6 +13,11 @@
 #include "rules/variant.hpp"
 
 namespace dtb {
+
+// The exit status contract of every command, for --help (main.cpp keeps it).
+inline constexpr const char* kExitStatus =
+    "Exit status: 0 success; 1 failure (a check that found a problem, a missing or corrupt file or directory,\n"
+    "tables that cannot answer); 2 bad input or usage (the message on stderr says what and where).";
 
 // JSON objects keep their fields in the documented order.
 using Json = nlohmann::ordered_json;
@@ -31,6 +37,14 @@ inline VariantId variant_from_option(const std::string& text) {
 }
 
 inline void print_json(const Json& j) { std::cout << j.dump() << '\n'; }
+
+// "1 move", "13 moves": a count and its noun.
+inline std::string count_text(long long n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+inline std::string moves_text(long long n) { return count_text(n, "move", "moves"); }
+inline std::string plies_text(long long n) { return count_text(n, "ply", "plies"); }
+inline const char* side_name(Color c) { return c == White ? "White" : "Black"; }
 
 void add_rules_commands(CLI::App& app);
 

@@ -14,7 +14,7 @@
 
 #include "dtb/probe.h"
 #include "cli/c_api.hpp"
-#include "probe/tablebase.hpp"
+#include "probe/table_inventory.hpp"
 #include "cli/options.hpp"
 #include "rules/notation.hpp"
 
@@ -117,9 +117,6 @@ std::string numbered_line(const std::vector<std::string>& moves, bool white_firs
     return out.str();
 }
 
-std::string plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }
-std::string moves(int n) { return std::to_string(n) + (n == 1 ? " move" : " moves"); }
-
 void print_report(const ProbeReport& r) {
     const bool white = r.position.side_to_move == DTB_WHITE;
     const char* side = white ? "White" : "Black";
@@ -134,11 +131,11 @@ void print_report(const ProbeReport& r) {
         const std::uint64_t own = white ? r.position.white : r.position.black;
         std::cout << "Value:     " << side << " has lost: no " << (own ? "legal move" : "piece left") << '\n';
     } else if (r.value.wdl == DTB_WIN) {
-        std::cout << "Value:     " << side << " wins in " << plies(r.value.dtw) << " (" << side << " needs "
-                  << moves((r.value.dtw + 1) / 2) << ")\n";
+        std::cout << "Value:     " << side << " wins in " << plies_text(r.value.dtw) << " (" << side << " needs "
+                  << moves_text((r.value.dtw + 1) / 2) << ")\n";
     } else {
-        std::cout << "Value:     " << side << " loses in " << plies(r.value.dtw) << " (" << other << " needs "
-                  << moves(r.value.dtw / 2) << ")\n";
+        std::cout << "Value:     " << side << " loses in " << plies_text(r.value.dtw) << " (" << other << " needs "
+                  << moves_text(r.value.dtw / 2) << ")\n";
     }
     std::cout << "Best move: " << (r.best_move ? *r.best_move : "none") << '\n';
     if (r.value.wdl == DTB_DRAW)
@@ -211,122 +208,70 @@ struct InfoOptions {
     bool quick = false;
 };
 
-struct TableInfo {
-    std::filesystem::path path;
-    probe::TableName name;
-    std::uint64_t positions = 0;
-    std::uint64_t bytes = 0;
-    std::string problem;  // empty: valid
-};
-
-TableInfo inspect(const std::filesystem::path& path, const probe::TableName& name, bool quick) {
-    std::error_code ec;
-    const std::uint64_t bytes = std::filesystem::file_size(path, ec);  // fails for a directory
-    TableInfo t{path, name, 0, ec ? 0 : bytes, {}};
-    auto file = format::TableFile::open(path, nullptr);
-    if (!file) {
-        t.problem = file.error().message;
-        return t;
-    }
-    t.positions = (*file)->position_count();
-    if (std::string wrong = probe::header_mismatch((*file)->header(), name); !wrong.empty())
-        t.problem = path.string() + ": not the table its name says: " + wrong;
-    else if (!quick)
-        if (const auto e = (*file)->verify()) t.problem = e->message;
-    return t;
-}
-
 double bits_per_position(std::uint64_t bytes, std::uint64_t positions) {
     return positions == 0 ? 0.0 : 8.0 * double(bytes) / double(positions);
 }
 
 std::string metric_name(format::Metric m) { return m == format::Metric::wdl ? "wdl" : "dtw"; }
 
+Json inventory_json(const InfoOptions& o, const probe::TableInventory& inventory) {
+    Json list = Json::array();
+    for (const probe::TableInfo& t : inventory.tables)
+        list.push_back(Json{{"file", t.path.string()},
+                            {"variant", variant_name(t.name.variant)},
+                            {"signature", t.name.signature.name()},
+                            {"metric", metric_name(t.name.metric)},
+                            {"pieces", t.name.signature.total()},
+                            {"positions", t.positions},
+                            {"bytes", t.bytes},
+                            {"bits_per_position", bits_per_position(t.bytes, t.positions)},
+                            {"valid", t.problem.empty()},
+                            {"checked", o.quick ? "header and index" : "every checksum"},
+                            {"error", t.problem.empty() ? Json(nullptr) : Json(t.problem)}});
+    Json sums = Json::array();
+    for (const auto& [key, total] : inventory.totals)
+        sums.push_back(Json{{"variant", variant_name(key.first)},
+                            {"metric", metric_name(key.second)},
+                            {"tables", total.tables},
+                            {"invalid", total.invalid},
+                            {"positions", total.positions},
+                            {"bytes", total.bytes},
+                            {"bits_per_position", bits_per_position(total.bytes, total.positions)}});
+    const probe::TableTotal& all = inventory.all;
+    return Json{{"dirs", o.dirs},
+                {"tables", list},
+                {"totals", sums},
+                {"all", Json{{"tables", all.tables}, {"invalid", all.invalid}, {"bytes", all.bytes}}}};
+}
+
+void print_inventory(bool quick, const probe::TableInventory& inventory) {
+    std::cout << std::left << std::setw(15) << "variant" << std::setw(12) << "signature" << std::setw(7) << "metric"
+              << std::right << std::setw(14) << "positions" << std::setw(14) << "bytes" << std::setw(10) << "bits/pos"
+              << "  " << (quick ? "header" : "checksums") << '\n';
+    for (const probe::TableInfo& t : inventory.tables)
+        std::cout << std::left << std::setw(15) << variant_name(t.name.variant) << std::setw(12)
+                  << t.name.signature.name() << std::setw(7) << metric_name(t.name.metric) << std::right
+                  << std::setw(14) << t.positions << std::setw(14) << t.bytes << std::setw(10) << std::fixed
+                  << std::setprecision(3) << bits_per_position(t.bytes, t.positions) << "  "
+                  << (t.problem.empty() ? "ok" : "BAD: " + t.problem) << '\n';
+    std::cout << '\n';
+    for (const auto& [key, total] : inventory.totals)
+        std::cout << "total " << std::left << std::setw(14) << variant_name(key.first) << std::setw(4)
+                  << metric_name(key.second) << std::right << std::setw(5) << total.tables << " tables" << std::setw(14)
+                  << total.positions << " positions" << std::setw(14) << total.bytes << " bytes" << std::setw(8)
+                  << std::setprecision(3) << bits_per_position(total.bytes, total.positions) << " bits/position"
+                  << (total.invalid ? "  " + std::to_string(total.invalid) + " BAD" : "") << '\n';
+}
+
 void run_info(const InfoOptions& o) {
-    std::vector<TableInfo> tables;
-    for (const std::string& dir : o.dirs) {
-        std::error_code ec;
-        std::vector<std::filesystem::path> paths;
-        for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-            paths.push_back(it->path());
-        if (ec) throw InputError("cannot list " + dir + ": " + ec.message());
-        std::sort(paths.begin(), paths.end());
-        for (const auto& path : paths)
-            if (const auto name = probe::parse_table_file_name(path.filename().string()))
-                tables.push_back(inspect(path, *name, o.quick));
-    }
-    std::string where;
-    for (const auto& d : o.dirs) where += (where.empty() ? "" : ", ") + d;
-    if (tables.empty()) throw InputError("no table files (NAME.wdl, NAME.dtw) in " + where);
-    // Smallest material first, as the tables are built.
-    std::stable_sort(tables.begin(), tables.end(), [](const TableInfo& a, const TableInfo& b) {
-        return std::make_tuple(a.name.variant, a.name.signature.total(), a.name.signature.name(), a.name.metric) <
-               std::make_tuple(b.name.variant, b.name.signature.total(), b.name.signature.name(), b.name.metric);
-    });
-
-    struct Total {
-        int tables = 0, invalid = 0;
-        std::uint64_t positions = 0, bytes = 0;
-    };
-    std::map<std::pair<VariantId, format::Metric>, Total> totals;
-    Total all;
-    for (const TableInfo& t : tables)
-        for (Total* total : {&totals[{t.name.variant, t.name.metric}], &all}) {
-            ++total->tables;
-            total->invalid += t.problem.empty() ? 0 : 1;
-            total->positions += t.positions;
-            total->bytes += t.bytes;
-        }
-
-    if (o.json) {
-        Json list = Json::array();
-        for (const TableInfo& t : tables)
-            list.push_back(Json{{"file", t.path.string()},
-                                {"variant", variant_name(t.name.variant)},
-                                {"signature", t.name.signature.name()},
-                                {"metric", metric_name(t.name.metric)},
-                                {"pieces", t.name.signature.total()},
-                                {"positions", t.positions},
-                                {"bytes", t.bytes},
-                                {"bits_per_position", bits_per_position(t.bytes, t.positions)},
-                                {"valid", t.problem.empty()},
-                                {"checked", o.quick ? "header and index" : "every checksum"},
-                                {"error", t.problem.empty() ? Json(nullptr) : Json(t.problem)}});
-        Json sums = Json::array();
-        for (const auto& [key, total] : totals)
-            sums.push_back(Json{{"variant", variant_name(key.first)},
-                                {"metric", metric_name(key.second)},
-                                {"tables", total.tables},
-                                {"invalid", total.invalid},
-                                {"positions", total.positions},
-                                {"bytes", total.bytes},
-                                {"bits_per_position", bits_per_position(total.bytes, total.positions)}});
-        print_json(Json{{"dirs", o.dirs},
-                        {"tables", list},
-                        {"totals", sums},
-                        {"all", Json{{"tables", all.tables},
-                                     {"invalid", all.invalid},
-                                     {"bytes", all.bytes}}}});
-    } else {
-        std::cout << std::left << std::setw(15) << "variant" << std::setw(12) << "signature" << std::setw(7) << "metric"
-                  << std::right << std::setw(14) << "positions" << std::setw(14) << "bytes" << std::setw(10)
-                  << "bits/pos" << "  " << (o.quick ? "header" : "checksums") << '\n';
-        for (const TableInfo& t : tables)
-            std::cout << std::left << std::setw(15) << variant_name(t.name.variant) << std::setw(12)
-                      << t.name.signature.name() << std::setw(7) << metric_name(t.name.metric) << std::right
-                      << std::setw(14) << t.positions << std::setw(14) << t.bytes << std::setw(10) << std::fixed
-                      << std::setprecision(3) << bits_per_position(t.bytes, t.positions) << "  "
-                      << (t.problem.empty() ? "ok" : "BAD: " + t.problem) << '\n';
-        std::cout << '\n';
-        for (const auto& [key, total] : totals)
-            std::cout << "total " << std::left << std::setw(14) << variant_name(key.first) << std::setw(4)
-                      << metric_name(key.second) << std::right << std::setw(5) << total.tables << " tables"
-                      << std::setw(14) << total.positions << " positions" << std::setw(14) << total.bytes << " bytes"
-                      << std::setw(8) << std::setprecision(3) << bits_per_position(total.bytes, total.positions)
-                      << " bits/position" << (total.invalid ? "  " + std::to_string(total.invalid) + " BAD" : "")
-                      << '\n';
-    }
-    if (all.invalid > 0) {
+    const std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
+    const auto inventory = probe::take_inventory(dirs, o.quick);
+    if (!inventory) throw std::runtime_error(inventory.error().message);  // a missing directory or table: exit 1
+    if (o.json)
+        print_json(inventory_json(o, *inventory));
+    else
+        print_inventory(o.quick, *inventory);
+    if (const probe::TableTotal& all = inventory->all; all.invalid > 0) {
         std::cerr << "dtb info: " << all.invalid << " of " << all.tables << " table files failed their checks\n";
         throw VerificationFailed();
     }
@@ -341,8 +286,8 @@ void add_probe_commands(CLI::App& app) {
         "Look positions up in the tables: the value for the side to move (win, draw or loss), the distance\n"
         "to the end of the game in plies (DTW: wins odd, losses even; the winner needs (DTW+1)/2 moves), the\n"
         "best move and the line to the end. With --fen, one position with a board diagram; without, one FEN\n"
-        "per line on standard input and one result per line on standard output.\n"
-        "Exit status: 0 all answered, 1 a table was missing or damaged, 2 a bad FEN or position.\n"
+        "per line on standard input and one result per line on standard output; the exit status then\n"
+        "covers every line: 2 if any was a bad FEN or position, else 1 if any could not be answered.\n"
         "Examples:\n"
         "  dtb probe --variant russian --dir tables --fen W:WKa1,Kc3,Ke1:BKh8\n"
         "  printf 'W:WKa1:Bh8\\nB:WKc3:Bh8\\n' | dtb probe --variant russian --dir tables --json");
@@ -362,7 +307,8 @@ void add_probe_commands(CLI::App& app) {
         "info",
         "List the table files in directories (both variants): signature, metric, positions, size, bits per\n"
         "position, and whether every checksum holds (this reads each file in full; --quick checks only the\n"
-        "header and the block index). Totals per variant and metric. Exit status 1 if a file is damaged.\n"
+        "header and the block index). Totals per variant and metric. A damaged file fails the check (exit\n"
+        "status 1), as does a directory that is missing or holds no table file.\n"
         "Example: dtb info --dir tables");
     info->add_option("--dir", i->dirs, "Directory holding table files (repeat for several)")->required();
     info->add_flag("--json", i->json, "One JSON object: tables, totals");

@@ -41,38 +41,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "probe/adjudication.hpp"
 #include "tables/table_names.hpp"
 #include "probe/search.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/draw_tracker.hpp"
 
 namespace dtb::probe {
-
-// One rule of V::draw_rules at the position.
-struct RuleStanding {
-    std::size_t index = 0;  // in V::draw_rules
-    bool applies = false;
-    int moves_made = 0;  // of the stronger side (of each side for the counts that name none)
-    int moves_left = 0;  // limit - moves_made, never below 0
-    std::string note;    // why it does not apply
-};
-
-struct Adjudication {
-    std::vector<RuleStanding> rules;  // every rule of the variant, in the table's order
-    std::optional<std::size_t> rule;  // the rule that ends the game first; nullopt: none applies
-    std::vector<std::size_t> also;    // others that end it at the same move
-    int limit = 0;
-    int moves_left = 0;
-    std::optional<Color> stronger;
-    bool probed = false;              // whether the tables were read (only when a rule applies)
-    int value = kDraw;                // the position's value for the side to move: plies, or kDraw
-    int wdl = 0;                      // for the stronger side, with no count: -1, 0, 1
-    std::optional<int> moves_needed;  // the stronger side's own moves to win (DTW); nullopt: it cannot win
-    bool winnable = false;
-    bool exact = true;  // false: the tables do not settle it (the verdict says why)
-    std::string basis;  // how it was decided: "no rule", "wdl", "dtw", "search"
-    std::string verdict;
-};
 
 struct AdjudicateOptions {
     int moves_played = 0;        // the stronger side's moves since the count started
@@ -83,12 +58,6 @@ struct AdjudicateOptions {
 };
 
 namespace detail {
-
-inline std::string plural(int n, const char* one, const char* many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-inline std::string moves_text(int n) { return plural(n, "move", "moves"); }
-inline const char* side_name(Color c) { return c == White ? "White" : "Black"; }
 
 // The side's material, as counts.
 struct Material {
@@ -161,15 +130,17 @@ std::optional<int> longest_win_moves(const Tablebase& tb, Material s, Material d
 
 // The fewest moves a count that starts afresh in material (s, d) can leave
 // side s: the least limit of the rules that can cover it, in any position
-// (board conditions ignored). A large number when none can.
+// (board conditions ignored), and that rule (index in V::draw_rules). A
+// large number and no rule when none can.
 template <class V>
-int fresh_count_moves(Material s, Material d, std::string* rule_id) {
+int fresh_count_moves(Material s, Material d, std::optional<std::size_t>* rule) {
     int least = kAnyNumber;
     const auto lone_covers = [](const DrawRule& r, Material strong, Material lone) {
         return lone.kings == 1 && lone.men == 0 && r.kings.contains(strong.kings) && r.men.contains(strong.men) &&
                r.pieces.contains(strong.pieces());
     };
-    for (const DrawRule& r : V::draw_rules) {
+    for (std::size_t i = 0; i < V::draw_rules.size(); ++i) {
+        const DrawRule& r = V::draw_rules[i];
         int moves = kAnyNumber;
         switch (r.count) {
             case DrawCount::stronger_side_moves:
@@ -188,7 +159,7 @@ int fresh_count_moves(Material s, Material d, std::string* rule_id) {
         }
         if (moves < least) {
             least = moves;
-            *rule_id = r.id;
+            *rule = i;
         }
     }
     return least;
@@ -200,7 +171,7 @@ int fresh_count_moves(Material s, Material d, std::string* rule_id) {
 // either `remaining` or its longest win (manifests) fits its shortest fresh
 // count. On failure *why says which material and count.
 template <class V>
-bool conversions_fit(const Tablebase& tb, Material s, Material d, int remaining, std::string* why) {
+bool conversions_fit(const Tablebase& tb, Material s, Material d, int remaining, DoubtDetail* why) {
     // Every material reachable by captures (pieces lost) and crownings (men
     // become kings), neither side left empty, the present one excluded.
     const auto reachable = [](Material now) {
@@ -213,25 +184,102 @@ bool conversions_fit(const Tablebase& tb, Material s, Material d, int remaining,
     for (const Material s2 : reachable(s))
         for (const Material d2 : reachable(d)) {
             if (s2 == s && d2 == d) continue;
-            std::string rule_id;
-            const int fresh = fresh_count_moves<V>(s2, d2, &rule_id);
+            std::optional<std::size_t> rule;
+            const int fresh = fresh_count_moves<V>(s2, d2, &rule);
             if (remaining <= fresh) continue;
             std::string missing;
             const std::optional<int> longest = longest_win_moves<V>(tb, s2, d2, &missing);
-            const MaterialSignature sig{{s2.men, d2.men}, {s2.kings, d2.kings}};
+            if (longest && *longest <= fresh) continue;
+            why->into = MaterialSignature{{s2.men, d2.men}, {s2.kings, d2.kings}};
+            why->fresh_rule = rule;
+            why->fresh_moves = fresh;
             if (!longest) {
-                *why = "a capture or crowning on the way may lead into " + sig.name() + ", where rule " + rule_id +
-                       " starts a count of " + moves_text(fresh) + ", and its manifest " + missing +
-                       " (longest win) is missing";
-                return false;
+                why->kind = Doubt::conversion_unknown;
+                why->missing_file = missing;
+            } else {
+                why->kind = Doubt::conversion_longer;
+                why->longest_moves = *longest;
             }
-            if (*longest > fresh) {
-                *why = "a capture or crowning on the way may lead into " + sig.name() + ", where wins take up to " +
-                       moves_text(*longest) + " but rule " + rule_id + " starts a count of " + moves_text(fresh);
-                return false;
-            }
+            return false;
         }
     return true;
+}
+
+// Every rule of V::draw_rules at `pos`: whether it applies and, if so, the
+// moves it has counted and leaves; if not, why not.
+template <class V>
+std::vector<RuleStanding> standings(const Position<V>& pos, int moves_played, int king_moves) {
+    const std::optional<Color> lone_opponent = lone_king_opponent(pos);
+    std::vector<RuleStanding> out;
+    for (std::size_t i = 0; i < V::draw_rules.size(); ++i) {
+        const DrawRule& r = V::draw_rules[i];
+        RuleStanding st;
+        st.index = i;
+        if (r.count == DrawCount::repetitions) {
+            st.why_not = RuleNote::needs_game;
+        } else if (!material_covers(r, pos, lone_opponent)) {
+            st.why_not = RuleNote::other_material;
+        } else if (!board_condition_holds(r, pos, lone_opponent)) {
+            st.why_not = r.board == BoardCondition::stronger_king_on_main_road ? RuleNote::no_stronger_king_on_road
+                                                                               : RuleNote::lone_king_off_road;
+        } else {
+            st.applies = true;
+            st.moves_made = r.count == DrawCount::king_moves ? king_moves : moves_played;
+            st.moves_left = std::max(0, r.limit - st.moves_made);
+        }
+        out.push_back(st);
+    }
+    return out;
+}
+
+// The rule that ends the game first (the fewest moves left; of a tie, the
+// first in the table), and the others that end it at the same move.
+template <class V>
+void pick_first_rule(Adjudication& a) {
+    for (const RuleStanding& st : a.rules) {
+        if (!st.applies) continue;
+        if (!a.rule || st.moves_left < a.moves_left) {
+            a.rule = st.index;
+            a.moves_left = st.moves_left;
+            a.limit = V::draw_rules[st.index].limit;
+            a.also.clear();
+        } else if (st.moves_left == a.moves_left) {
+            a.also.push_back(st.index);
+        }
+    }
+}
+
+// The stronger side: the one with more than a lone king if a lone-king
+// rule applies; otherwise the side the tables give the win (`wdl_us`, for
+// the side to move), or the side with more pieces.
+template <class V>
+Color stronger_side(const Adjudication& a, const Position<V>& pos, int wdl_us) {
+    const Color us = pos.side_to_move;
+    for (const RuleStanding& st : a.rules)
+        if (st.applies && counts_stronger_side(V::draw_rules[st.index])) return *lone_king_opponent(pos);
+    if (wdl_us != 0) return wdl_us > 0 ? us : opponent(us);
+    return popcount(pos.pieces[opponent(us)]) > popcount(pos.pieces[us]) ? opponent(us) : us;
+}
+
+// Why DTW's answer may not be the rules' answer (this file's header); kind
+// none when it is.
+template <class V>
+DoubtDetail dtw_doubt(const Tablebase& tb, const Position<V>& pos, const Adjudication& a) {
+    DoubtDetail doubt;
+    const Color s = *a.stronger;
+    const int need = *a.moves_needed;
+    if (need <= a.moves_left) {
+        const int remaining = s == pos.side_to_move ? need - 1 : need;  // after a conversion, at most
+        if (remaining > shortest_limit(V::draw_rules))
+            conversions_fit<V>(tb, material_of(pos, s), material_of(pos, opponent(s)), remaining, &doubt);
+        return doubt;
+    }
+    // A lone-king count runs to the end: if one leaves too few moves,
+    // nothing the stronger side does helps.
+    for (const RuleStanding& st : a.rules)
+        if (st.applies && counts_stronger_side(V::draw_rules[st.index]) && st.moves_left < need) return doubt;
+    doubt.kind = Doubt::needs_dtc;
+    return doubt;
 }
 
 }  // namespace detail
@@ -348,7 +396,7 @@ private:
 
     bool fits_after_conversions(const Position<V>& pos, int remaining) {
         if (remaining <= shortest_limit(V::draw_rules)) return true;
-        std::string ignored;
+        DoubtDetail ignored;
         return detail::conversions_fit<V>(tb_, detail::material_of(pos, stronger_),
                                           detail::material_of(pos, opponent(stronger_)), remaining, &ignored);
     }
@@ -369,59 +417,21 @@ private:
 // Adjudicates `pos` (a position to probe: checked, game not over).
 template <class V>
 Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, const AdjudicateOptions& o) {
-    using detail::moves_text;
-    using detail::side_name;
     if (o.moves_played < 0)
         return Failure{Status::bad_argument,
                        "moves played is " + std::to_string(o.moves_played) + ": it counts moves, 0 or more"};
     const int king_moves = o.king_moves_played < 0 ? o.moves_played : o.king_moves_played;
-    const std::optional<Color> lone_opponent = lone_king_opponent(pos);
 
     Adjudication a;
-    for (std::size_t i = 0; i < V::draw_rules.size(); ++i) {
-        const DrawRule& r = V::draw_rules[i];
-        RuleStanding st;
-        st.index = i;
-        if (r.count == DrawCount::repetitions) {
-            st.note = "counts positions over the whole game: give the game (--pdn)";
-        } else if (!material_covers(r, pos, lone_opponent)) {
-            st.note = "not this material";
-        } else if (!board_condition_holds(r, pos, lone_opponent)) {
-            st.note = r.board == BoardCondition::stronger_king_on_main_road
-                          ? "no king of the stronger side on the main road"
-                          : "the lone king is not on the main road";
-        } else {
-            st.applies = true;
-            st.moves_made = r.count == DrawCount::king_moves ? king_moves : o.moves_played;
-            st.moves_left = std::max(0, r.limit - st.moves_made);
-        }
-        a.rules.push_back(st);
-    }
-    for (const RuleStanding& st : a.rules) {
-        if (!st.applies) continue;
-        if (!a.rule || st.moves_left < a.moves_left) {
-            a.rule = st.index;
-            a.moves_left = st.moves_left;
-            a.limit = V::draw_rules[st.index].limit;
-            a.also.clear();
-        } else if (st.moves_left == a.moves_left) {
-            a.also.push_back(st.index);
-        }
-    }
+    a.side_to_move = pos.side_to_move;
+    a.material = signature_of(pos);
+    a.rules = detail::standings(pos, o.moves_played, king_moves);
+    detail::pick_first_rule<V>(a);
     if (!a.rule) {
-        a.basis = "no rule";
-        a.verdict = "No move-count draw rule covers this material (" + signature_of(pos).name() + " with " +
-                    side_name(pos.side_to_move) + " to move); only a threefold repetition could draw it by rule.";
+        a.basis = Basis::no_rule;
         return a;
     }
-    const DrawRule& rule = V::draw_rules[*a.rule];
 
-    // The stronger side: the one with more than a lone king if a lone-king
-    // rule applies; otherwise the side the tables give the win, or the side
-    // with more pieces.
-    bool lone_king_rule = false;
-    for (const RuleStanding& st : a.rules)
-        if (st.applies && counts_stronger_side(V::draw_rules[st.index])) lone_king_rule = true;
     Search<V> search(tb);
     auto value = search.value(pos);
     if (!value) return value.take_error();
@@ -429,110 +439,34 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
     a.value = *value;
     const Color us = pos.side_to_move;
     const int wdl_us = wdl_of(*value);
-    if (lone_king_rule)
-        a.stronger = *lone_opponent;
-    else if (wdl_us != 0)
-        a.stronger = wdl_us > 0 ? us : opponent(us);
-    else
-        a.stronger = popcount(pos.pieces[opponent(us)]) > popcount(pos.pieces[us]) ? opponent(us) : us;
-    const Color s = *a.stronger;
+    const Color s = detail::stronger_side(a, pos, wdl_us);
+    a.stronger = s;
     a.wdl = s == us ? wdl_us : -wdl_us;
     if (a.wdl > 0) a.moves_needed = s == us ? (*value + 1) / 2 : *value / 2;
 
-    const std::string S = side_name(s), D = side_name(opponent(s));
-    const int made = a.rules[*a.rule].moves_made;
-    // "the rule leaves White 12 of its 15 moves (3 played)"
-    const std::string leaves_only = " leaves " + S + " " + std::to_string(a.moves_left) + " of its " +
-                                    moves_text(a.limit) + " (" + std::to_string(made) + " played)";
-    const std::string leaves = "rule " + std::string(rule.id) + leaves_only;
-
     if (a.moves_left == 0) {
-        a.basis = "count";
-        a.verdict = "Drawn by rule " + std::string(rule.id) + " (" + std::string(rule.title) + "): its count of " +
-                    moves_text(a.limit) + " has run out (" + std::to_string(made) + " played).";
+        a.basis = Basis::count;
         return a;
     }
     if (a.wdl <= 0) {
-        a.basis = "wdl";
-        a.verdict = S + " cannot win at all: the tables give " + (a.wdl == 0 ? "a draw" : "a loss for " + S) +
-                    " with best play, count or no count (" + leaves + ").";
+        a.basis = Basis::wdl;
         return a;
     }
-    const int need = *a.moves_needed;
-    const bool fits = need <= a.moves_left;
-    a.winnable = fits;
-    a.basis = "dtw";
-    const std::string need_text = S + " needs " + moves_text(need) + " to win with best play (DTW " +
-                                  std::to_string(*value) + " plies, " + side_name(us) + " to move)";
-
-    // Is DTW's answer the rules' answer? (This file's header.)
-    std::string doubt;
-    if (fits) {
-        const int remaining = s == us ? need - 1 : need;  // after a conversion, at most
-        if (remaining > shortest_limit(V::draw_rules) &&
-            !detail::conversions_fit<V>(tb, detail::material_of(pos, s), detail::material_of(pos, opponent(s)),
-                                        remaining, &doubt))
-            a.exact = false;
-    } else {
-        // A lone-king count runs to the end: if one leaves too few moves,
-        // nothing the stronger side does helps.
-        bool inescapable = false;
-        for (const RuleStanding& st : a.rules)
-            if (st.applies && counts_stronger_side(V::draw_rules[st.index]) && st.moves_left < need) inescapable = true;
-        if (!inescapable) {
-            a.exact = false;
-            doubt = std::string("a capture or a crowning") +
-                    (rule.count == DrawCount::king_moves ? " or a man move" : "") +
-                    " within them starts the count of " + std::string(rule.id) + " again, and whether " + S +
-                    " can force one and still win needs the distance to conversion (DTC), which the tables do not "
-                    "store";
-        }
-    }
+    a.winnable = *a.moves_needed <= a.moves_left;
+    a.basis = Basis::dtw;
+    a.doubt = detail::dtw_doubt<V>(tb, pos, a);
+    a.exact = a.doubt.kind == Doubt::none;
     if (!a.exact) {
         RuleSearch<V> rs(tb, s, o.search_nodes);
         auto r = rs.wins(pos, DrawCounts<V>::resumed(pos, o.moves_played, king_moves));
         if (!r) return r.take_error();
+        a.search_nodes = rs.nodes();
         if (r->has_value()) {
             a.exact = true;
-            a.basis = "search";
+            a.basis = Basis::search;
             a.winnable = **r;
-        } else {
-            doubt += " (a search over the tables gave up after " +
-                     detail::plural(int(rs.nodes()), "position", "positions") + ")";
         }
     }
-
-    std::string v;
-    if (a.basis == "search") {
-        if (a.winnable && fits)
-            v = "Winnable: " + need_text + " and " + leaves +
-                "; a search over the tables shows no count that a capture or crowning starts on the way cuts it short.";
-        else if (a.winnable)
-            v = "Winnable: " + need_text + ", more than " + leaves + ", but a search over the tables shows " + S +
-                " can force a capture or crowning that starts the count again and still win.";
-        else if (fits)
-            v = "Draw by rule: " + need_text + " and " + leaves + ", but a search over the tables shows " + D +
-                " can force a capture or crowning into a count that ends the game first.";
-        else
-            v = "Draw by rule " + std::string(rule.id) + ": " + need_text + ", more than " + leaves +
-                "; a search over the tables shows " + S + " cannot start the count again in time either.";
-    } else if (a.winnable) {
-        v = "Winnable: " + need_text + " and " + leaves + ".";
-        if (!a.exact) v += " Not proven, though: " + doubt + ".";
-    } else if (a.exact) {
-        v = "Draw by rule " + std::string(rule.id) + ": " + need_text + ", but the rule" + leaves_only + "; " + D +
-            " can hold out past them.";
-    } else {
-        v = "Not settled: " + need_text + ", more than " + leaves + "; but " + doubt + ".";
-    }
-    if (!a.also.empty()) {
-        v += " (Rule";
-        if (a.also.size() > 1) v += "s";
-        for (std::size_t i : a.also) v += " " + std::string(V::draw_rules[i].id);
-        v += a.also.size() > 1 ? " leave" : " leaves";
-        v += " as many moves.)";
-    }
-    a.verdict = v;
     return a;
 }
 

@@ -10,6 +10,8 @@
 #include <unordered_map>
 
 #include "probe/adjudicate.hpp"
+#include "probe/adjudication_abi.hpp"
+#include "probe/adjudication_text.hpp"
 #include "probe/convert.hpp"
 #include "probe/search.hpp"
 #include "probe/tablebase.hpp"
@@ -103,37 +105,6 @@ dtb_value c_value(int value) { return dtb_value{wdl_of(value), value == kDraw ? 
 
 static_assert(Russian::draw_rules.size() <= DTB_MAX_DRAW_RULES &&
               International::draw_rules.size() <= DTB_MAX_DRAW_RULES);
-
-template <class V>
-void to_c(const Adjudication& a, dtb_adjudication& c) {
-    c = dtb_adjudication{};
-    c.rule = a.rule ? int(*a.rule) : -1;
-    c.limit_moves = a.rule ? a.limit : -1;
-    c.moves_left = a.rule ? a.moves_left : -1;
-    c.stronger_side = a.stronger ? (*a.stronger == White ? DTB_WHITE : DTB_BLACK) : -1;
-    c.wdl = a.wdl;
-    c.dtw = a.probed && a.value != kDraw ? a.value : -1;
-    c.moves_needed = a.moves_needed ? *a.moves_needed : -1;
-    c.winnable = a.winnable ? 1 : 0;
-    c.exact = a.exact ? 1 : 0;
-    copy_text(a.basis, c.basis, sizeof c.basis);
-    c.n_rules = a.rules.size();
-    for (std::size_t i = 0; i < a.rules.size(); ++i) {
-        const RuleStanding& st = a.rules[i];
-        const DrawRule& r = V::draw_rules[st.index];
-        dtb_draw_rule& out = c.rules[i];
-        copy_text(std::string(r.id), out.id, sizeof out.id);
-        copy_text(std::string(r.title), out.title, sizeof out.title);
-        out.limit = r.limit;
-        out.applies = st.applies ? 1 : 0;
-        out.ends_first = a.rule && (st.index == *a.rule ||
-                                    std::find(a.also.begin(), a.also.end(), st.index) != a.also.end());
-        out.moves_made = st.moves_made;
-        out.moves_left = st.moves_left;
-        copy_text(st.note, out.note, sizeof out.note);
-    }
-    copy_text(a.verdict, c.verdict, sizeof c.verdict);
-}
 
 }  // namespace
 
@@ -330,9 +301,33 @@ int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played,
         o.king_moves_played = king_moves_played < 0 ? -1 : king_moves_played;
         auto a = adjudicate(*tb->tables, p, o);
         if (!a) return tb->fail(a.error());
-        to_c<V>(*a, *out);
+        adjudication_to_c(V::draw_rules, pos->variant, *a, *out);
         return DTB_OK;
     });
+}
+
+int dtb_adjudication_verdict(const dtb_adjudication* a, char* buf, size_t buf_len, size_t* needed) {
+    if (a == nullptr || (buf == nullptr && buf_len > 0)) return DTB_BAD_ARGUMENT;
+    return guarded(nullptr, [&]() -> int {
+        return with_c_variant(a->variant, [&]<class V>() -> int {
+            const std::optional<Adjudication> adjudication = adjudication_from_c(V::draw_rules, *a);
+            if (!adjudication) return DTB_BAD_ARGUMENT;
+            const std::string text = verdict_text(V::draw_rules, *adjudication);
+            if (needed) *needed = text.size() + 1;
+            copy_text(text, buf, buf_len);
+            return text.size() < buf_len ? DTB_OK : DTB_BUFFER_TOO_SMALL;
+        });
+    });
+}
+
+const char* dtb_basis_name(int basis) {
+    if (basis < DTB_BASIS_NO_RULE || basis > DTB_BASIS_SEARCH) return "unknown";
+    return basis_name(Basis(basis));
+}
+
+const char* dtb_rule_note(int why_not) {
+    if (why_not < DTB_RULE_APPLIES || why_not > DTB_RULE_LONE_KING_OFF_ROAD) return "";
+    return rule_note_text(RuleNote(why_not));
 }
 
 int dtb_position_after(const dtb_position* pos, const dtb_move* move, dtb_position* out) {

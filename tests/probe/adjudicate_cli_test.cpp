@@ -124,7 +124,6 @@ TEST(AdjudicateCli, BadInputIsStatusTwo) {
              "adjudicate " + kDemo + " --moves-played 3",                    // no --dir
              "adjudicate --variant russian --moves-played 3" + dir,          // nothing to adjudicate
              "adjudicate " + kDemo + " --moves-played 3 --pdn x.pdn" + dir,  // two things
-             "adjudicate --variant russian --pdn /nonexistent/games.pdn",
              "adjudicate --variant international --pdn " + games("russian_games.pdn"),  // moves of the other board
              "adjudicate --variant russian --report KKKvX" + dir,
          }) {
@@ -139,6 +138,19 @@ TEST(AdjudicateCli, MissingTableIsStatusOne) {
     const Output r = dtb("adjudicate " + kDemo + " --moves-played 3 --dir " + quote(empty.path().string()));
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_NE(r.err.find("russian-KKKvK"), std::string::npos) << r.err;
+}
+
+TEST(AdjudicateCli, MissingFileOrDirectoryIsStatusOne) {
+    for (const std::string& args : std::vector<std::string>{
+             "adjudicate --variant russian --pdn /nonexistent/games.pdn",
+             "adjudicate " + kDemo + " --moves-played 3 --dir /nonexistent/tables",
+             "adjudicate --variant russian --pdn " + games("russian_games.pdn") + " --dir /nonexistent/tables",
+             "adjudicate --variant russian --report KKKvK --dir /nonexistent/tables",
+         }) {
+        const Output r = dtb(args);
+        EXPECT_EQ(r.status, 1) << args << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find("/nonexistent/"), std::string::npos) << args << "\n" << r.err;
+    }
 }
 
 // ---------------------------------------------------------------------------

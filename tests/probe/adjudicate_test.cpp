@@ -3,14 +3,18 @@
 // bad input, and the claim that matters most: every answer marked exact is
 // the rules' answer. That is checked against a plain minimax over moves and
 // the rules' counts, with no table at all, on every position of the
-// smaller endings.
+// smaller endings. The verdict in words comes from the values alone: the
+// same sentence from the library and through the C API's codes and numbers.
 #include "probe/adjudicate.hpp"
 
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cstring>
 #include <unordered_map>
 
+#include "probe/adjudication_abi.hpp"
+#include "probe/adjudication_text.hpp"
 #include "tests/probe/test_support.hpp"
 
 namespace dtb::probe_test {
@@ -36,6 +40,32 @@ dtb_adjudication adjudicate(const Handle& tb, const std::string& fen, int moves,
 }
 
 std::string rule_id(const dtb_adjudication& a) { return a.rule < 0 ? "none" : a.rules[a.rule].id; }
+
+// The verdict of a C adjudication, through dtb_adjudication_verdict.
+std::string verdict(const dtb_adjudication& a) {
+    std::size_t needed = 0;
+    EXPECT_EQ(dtb_adjudication_verdict(&a, nullptr, 0, &needed), DTB_BUFFER_TOO_SMALL);
+    std::string text(needed, '\0');
+    EXPECT_EQ(dtb_adjudication_verdict(&a, text.data(), text.size(), nullptr), DTB_OK);
+    text.resize(needed > 0 ? needed - 1 : 0);
+    return text;
+}
+
+// The verdict of an adjudication of the library, in words.
+template <class V = Russian>
+std::string verdict(const probe::Adjudication& a) {
+    return probe::verdict_text(V::draw_rules, a);
+}
+
+// The library's adjudication carried to C (as dtb_adjudicate does) and put
+// into words there: the same verdict, from codes and numbers alone.
+template <class V = Russian>
+std::string verdict_through_c(const probe::Adjudication& a) {
+    dtb_adjudication c;
+    probe::adjudication_to_c(V::draw_rules, variant_of<V>() == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL, a,
+                             c);
+    return verdict(c);
+}
 
 std::vector<std::string> ending_first(const dtb_adjudication& a) {
     std::vector<std::string> ids;
@@ -74,14 +104,14 @@ TEST(Adjudicate, RussianThirteenMoveWinAgainstFifteenMoves) {
     EXPECT_EQ(two.moves_needed, 13);
     EXPECT_EQ(two.dtw, 25);
     EXPECT_EQ(two.stronger_side, DTB_WHITE);
-    EXPECT_EQ(two.winnable, 1) << two.verdict;
-    EXPECT_EQ(two.exact, 1) << two.verdict;
+    EXPECT_EQ(two.winnable, 1) << verdict(two);
+    EXPECT_EQ(two.exact, 1) << verdict(two);
     const dtb_adjudication three = adjudicate<Russian>(tb, fen, 3);
     EXPECT_EQ(three.moves_left, 12);
     EXPECT_EQ(three.moves_needed, 13);
-    EXPECT_EQ(three.winnable, 0) << three.verdict;
-    EXPECT_EQ(three.exact, 1) << three.verdict;
-    EXPECT_NE(std::string(three.verdict).find("Draw by rule 2.1.9.1.4"), std::string::npos) << three.verdict;
+    EXPECT_EQ(three.winnable, 0) << verdict(three);
+    EXPECT_EQ(three.exact, 1) << verdict(three);
+    EXPECT_NE(verdict(three).find("Draw by rule 2.1.9.1.4"), std::string::npos) << verdict(three);
 }
 
 TEST(Adjudicate, RussianLoneKingToMoveCountsDtwOverTwo) {
@@ -91,10 +121,10 @@ TEST(Adjudicate, RussianLoneKingToMoveCountsDtwOverTwo) {
     const dtb_adjudication two = adjudicate<Russian>(tb, fen, 2);
     EXPECT_EQ(two.stronger_side, DTB_BLACK);  // the table's White is the lone king
     EXPECT_EQ(two.moves_needed, 13);
-    EXPECT_EQ(two.winnable, 1) << two.verdict;
+    EXPECT_EQ(two.winnable, 1) << verdict(two);
     EXPECT_EQ(two.exact, 1);
     const dtb_adjudication three = adjudicate<Russian>(tb, fen, 3);
-    EXPECT_EQ(three.winnable, 0) << three.verdict;
+    EXPECT_EQ(three.winnable, 0) << verdict(three);
     EXPECT_EQ(three.exact, 1);
 }
 
@@ -106,11 +136,11 @@ TEST(Adjudicate, InternationalEightMoveWinAgainstSixteenMoves) {
         EXPECT_EQ(rule_id(eight), "3.5 (16 moves)") << fen;
         EXPECT_EQ(eight.moves_left, 8);
         EXPECT_EQ(eight.moves_needed, 8);
-        EXPECT_EQ(eight.winnable, 1) << eight.verdict;
-        EXPECT_EQ(eight.exact, 1) << eight.verdict;
+        EXPECT_EQ(eight.winnable, 1) << verdict(eight);
+        EXPECT_EQ(eight.exact, 1) << verdict(eight);
         const dtb_adjudication nine = adjudicate<International>(tb, fen, 9);
-        EXPECT_EQ(nine.winnable, 0) << nine.verdict;
-        EXPECT_EQ(nine.exact, 1) << nine.verdict;
+        EXPECT_EQ(nine.winnable, 0) << verdict(nine);
+        EXPECT_EQ(nine.exact, 1) << verdict(nine);
     }
 }
 
@@ -121,10 +151,10 @@ TEST(Adjudicate, InternationalFourMoveWinAgainstFiveMoves) {
     EXPECT_EQ(rule_id(one), "3.5 (5 moves)");
     EXPECT_EQ(one.moves_left, 4);
     EXPECT_EQ(one.moves_needed, 4);
-    EXPECT_EQ(one.winnable, 1) << one.verdict;
+    EXPECT_EQ(one.winnable, 1) << verdict(one);
     const dtb_adjudication two = adjudicate<International>(tb, fen, 2);
-    EXPECT_EQ(two.winnable, 0) << two.verdict;
-    EXPECT_EQ(two.exact, 1) << two.verdict;
+    EXPECT_EQ(two.winnable, 0) << verdict(two);
+    EXPECT_EQ(two.exact, 1) << verdict(two);
 }
 
 TEST(Adjudicate, CountAlreadyRunOut) {
@@ -133,7 +163,8 @@ TEST(Adjudicate, CountAlreadyRunOut) {
     EXPECT_EQ(a.moves_left, 0);
     EXPECT_EQ(a.winnable, 0);
     EXPECT_EQ(a.exact, 1);
-    EXPECT_EQ(std::string(a.basis), "count");
+    EXPECT_EQ(a.basis, DTB_BASIS_COUNT);
+    EXPECT_STREQ(dtb_basis_name(a.basis), "count");
     // However many: no overflow, the same answer.
     const dtb_adjudication huge = adjudicate<Russian>(tb, "W:WKf8,Ke7,Kh6:BKb8", INT_MAX, INT_MAX);
     EXPECT_EQ(huge.moves_left, 0);
@@ -172,7 +203,7 @@ TEST(Adjudicate, KingMovesCountedApart) {
     const dtb_adjudication a = adjudicate<Russian>(tb, "W:WKf8,Ke7,Kh6:BKb8", 2, 10);
     EXPECT_EQ(rule_id(a), "2.1.9.1.8");
     EXPECT_EQ(a.moves_left, 5);
-    EXPECT_EQ(a.winnable, 0) << a.verdict;
+    EXPECT_EQ(a.winnable, 0) << verdict(a);
 }
 
 TEST(Adjudicate, InternationalSixteenMovesBeforeTwentyFive) {
@@ -197,10 +228,82 @@ TEST(Adjudicate, NoRuleNeedsNoTable) {
         EXPECT_EQ(a.limit_moves, -1);
         EXPECT_EQ(a.moves_needed, -1);
         EXPECT_EQ(a.winnable, 0);
-        EXPECT_EQ(std::string(a.basis), "no rule");
-        EXPECT_NE(std::string(a.verdict).find("No move-count draw rule"), std::string::npos) << a.verdict;
+        EXPECT_EQ(a.basis, DTB_BASIS_NO_RULE);
+        EXPECT_STREQ(dtb_basis_name(a.basis), "no rule");
+        EXPECT_NE(verdict(a).find("No move-count draw rule"), std::string::npos) << verdict(a);
     }
     dtb_close(empty);
+}
+
+// ---------------------------------------------------------------------------
+// The words, apart from the values
+
+TEST(Adjudicate, VerdictComesFromCodesAndNumbers) {
+    Handle tb(tables());
+    const dtb_adjudication a = adjudicate<Russian>(tb, "W:WKf8,Ke7,Kh6:BKb8", 3);
+    EXPECT_EQ(a.variant, DTB_RUSSIAN);
+    EXPECT_EQ(a.side_to_move, DTB_WHITE);
+    EXPECT_EQ(a.kings[DTB_WHITE], 3);
+    EXPECT_EQ(a.kings[DTB_BLACK], 1);
+    EXPECT_EQ(a.basis, DTB_BASIS_DTW);
+    EXPECT_STREQ(dtb_basis_name(a.basis), "dtw");
+    EXPECT_EQ(a.doubt.kind, DTB_DOUBT_NONE);
+    const std::string expected =
+        "Draw by rule 2.1.9.1.4: White needs 13 moves to win with best play (DTW 25 plies, White to move), but the "
+        "rule leaves White 12 of its 15 moves (3 played); Black can hold out past them. (Rule 2.1.9.1.8 leaves as "
+        "many moves.)";
+    EXPECT_EQ(verdict(a), expected);
+    // Too short a buffer: as much as fits, and the size it takes.
+    char small[10];
+    std::size_t needed = 0;
+    EXPECT_EQ(dtb_adjudication_verdict(&a, small, sizeof small, &needed), DTB_BUFFER_TOO_SMALL);
+    EXPECT_EQ(needed, expected.size() + 1);
+    EXPECT_EQ(std::string(small), expected.substr(0, sizeof small - 1));
+    // Why a rule does not apply, as a code and its words.
+    EXPECT_EQ(a.rules[0].why_not, DTB_RULE_NO_STRONGER_KING_ON_ROAD);
+    EXPECT_STREQ(dtb_rule_note(a.rules[0].why_not), "no king of the stronger side on the main road");
+    EXPECT_EQ(a.rules[1].why_not, DTB_RULE_APPLIES);
+    EXPECT_STREQ(dtb_rule_note(a.rules[1].why_not), "");
+    EXPECT_EQ(a.rules[2].why_not, DTB_RULE_OTHER_MATERIAL);
+    EXPECT_STREQ(dtb_rule_note(a.rules[2].why_not), "not this material");
+    EXPECT_EQ(a.rules[7].why_not, DTB_RULE_NEEDS_GAME);
+    EXPECT_STREQ(dtb_rule_note(a.rules[7].why_not), "counts positions over the whole game: give the game (--pdn)");
+    EXPECT_STREQ(dtb_rule_note(99), "");
+    EXPECT_STREQ(dtb_basis_name(-1), "unknown");
+    const dtb_adjudication road = adjudicate<Russian>(tb, "B:WKc1,Ke1,Kg1:BKh8", 0);
+    EXPECT_STREQ(dtb_rule_note(road.rules[0].why_not), "no king of the stronger side on the main road");
+    const dtb_adjudication off_road = adjudicate<Russian>(tb, "W:WKa1,Ke7,Kh6:BKb8", 0);
+    EXPECT_EQ(off_road.rules[5].why_not, DTB_RULE_LONE_KING_OFF_ROAD);
+    EXPECT_STREQ(dtb_rule_note(off_road.rules[5].why_not), "the lone king is not on the main road");
+}
+
+TEST(Adjudicate, VerdictRefusesWhatAdjudicateDidNotWrite) {
+    Handle tb(tables());
+    const dtb_adjudication good = adjudicate<Russian>(tb, "W:WKf8,Ke7,Kh6:BKb8", 3);
+    char buf[2048];
+    EXPECT_EQ(dtb_adjudication_verdict(nullptr, buf, sizeof buf, nullptr), DTB_BAD_ARGUMENT);
+    EXPECT_EQ(dtb_adjudication_verdict(&good, nullptr, 5, nullptr), DTB_BAD_ARGUMENT);
+    const auto refused = [&](auto&& spoil) {
+        dtb_adjudication a = good;
+        spoil(a);
+        return dtb_adjudication_verdict(&a, buf, sizeof buf, nullptr) == DTB_BAD_ARGUMENT;
+    };
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.variant = 7; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.variant = DTB_INTERNATIONAL; }));  // 8 rules, not 4
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.rule = 8; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.stronger_side = -1; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.basis = 5; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.moves_needed = -1; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.side_to_move = 2; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.kings[0] = -1; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.doubt.kind = 4; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.doubt.rule = 8; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.doubt.men[1] = 1000; }));
+    EXPECT_TRUE(
+        refused([](dtb_adjudication& a) { std::memset(a.doubt.missing_file, 'x', sizeof a.doubt.missing_file); }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.rules[3].why_not = 5; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.n_rules = 3; }));
+    EXPECT_FALSE(refused([](dtb_adjudication&) {}));
 }
 
 // ---------------------------------------------------------------------------
@@ -250,15 +353,18 @@ TEST(Adjudicate, ACountThatACrowningRestartsIsNotSettledByDtw) {
     EXPECT_EQ(dtw_only->moves_left, 1);
     EXPECT_FALSE(dtw_only->exact);
     EXPECT_FALSE(dtw_only->winnable);
-    EXPECT_NE(dtw_only->verdict.find("Not settled"), std::string::npos) << dtw_only->verdict;
-    EXPECT_NE(dtw_only->verdict.find("DTC"), std::string::npos) << dtw_only->verdict;
+    EXPECT_NE(verdict(*dtw_only).find("Not settled"), std::string::npos) << verdict(*dtw_only);
+    EXPECT_NE(verdict(*dtw_only).find("DTC"), std::string::npos) << verdict(*dtw_only);
+    EXPECT_EQ(dtw_only->doubt.kind, probe::Doubt::needs_dtc);
+    EXPECT_EQ(verdict_through_c(*dtw_only), verdict(*dtw_only));
     // The search settles it: crown, and the new count leaves room.
     o.search_nodes = 100000;
     auto searched = probe::adjudicate(**tb, pos, o);
     ASSERT_TRUE(searched.ok());
     EXPECT_TRUE(searched->exact);
-    EXPECT_TRUE(searched->winnable) << searched->verdict;
-    EXPECT_EQ(searched->basis, "search");
+    EXPECT_TRUE(searched->winnable) << verdict(*searched);
+    EXPECT_EQ(searched->basis, probe::Basis::search);
+    EXPECT_EQ(verdict_through_c(*searched), verdict(*searched));
 }
 
 TEST(Adjudicate, AWinThatFitsIsNotProvenWithoutTheManifests) {
@@ -280,13 +386,15 @@ TEST(Adjudicate, AWinThatFitsIsNotProvenWithoutTheManifests) {
     ASSERT_TRUE(a.ok()) << a.error().message;
     EXPECT_TRUE(a->winnable);
     EXPECT_FALSE(a->exact);
-    EXPECT_NE(a->verdict.find(".json (longest win) is missing"), std::string::npos) << a->verdict;
+    EXPECT_NE(verdict(*a).find(".json (longest win) is missing"), std::string::npos) << verdict(*a);
+    EXPECT_EQ(a->doubt.kind, probe::Doubt::conversion_unknown);
+    EXPECT_EQ(verdict_through_c(*a), verdict(*a));
     // With them it is.
     auto full = probe::Tablebase::open({tables()}, 16 << 20);
     auto b = probe::adjudicate(**full, parse_fen<Russian>("W:WKf8,Ke7,Kh6:BKb8"), o);
     ASSERT_TRUE(b.ok());
     EXPECT_TRUE(b->exact);
-    EXPECT_EQ(b->basis, "dtw");
+    EXPECT_EQ(b->basis, probe::Basis::dtw);
 }
 
 // Plain minimax over moves and DrawCounts, no tables: can `stronger` end
@@ -382,11 +490,13 @@ void agrees_with_minimax(const std::string& sig, int max_moves, std::uint64_t st
                 ++checked;
                 if (by_dtw->exact) {
                     ++dtw_exact;
-                    ASSERT_EQ(by_dtw->winnable, truth) << to_fen(pos) << " k=" << k << ": " << by_dtw->verdict;
+                    ASSERT_EQ(by_dtw->winnable, truth) << to_fen(pos) << " k=" << k << ": " << verdict<V>(*by_dtw);
                 }
-                ASSERT_TRUE(full->exact) << to_fen(pos) << " k=" << k << ": " << full->verdict;
-                searched += full->basis == "search";
-                ASSERT_EQ(full->winnable, truth) << to_fen(pos) << " k=" << k << ": " << full->verdict;
+                ASSERT_TRUE(full->exact) << to_fen(pos) << " k=" << k << ": " << verdict<V>(*full);
+                searched += full->basis == probe::Basis::search;
+                ASSERT_EQ(verdict_through_c<V>(*by_dtw), verdict<V>(*by_dtw));
+                ASSERT_EQ(verdict_through_c<V>(*full), verdict<V>(*full));
+                ASSERT_EQ(full->winnable, truth) << to_fen(pos) << " k=" << k << ": " << verdict<V>(*full);
             }
         }
     }
@@ -425,7 +535,7 @@ void three_kings_exact_by_dtw(std::uint64_t stride) {
                 o.search_nodes = 0;
                 auto a = probe::adjudicate(**tb, pos, o);
                 ASSERT_TRUE(a.ok()) << a.error().message;
-                ASSERT_TRUE(a->exact) << to_fen(pos) << " k=" << k << ": " << a->verdict;
+                ASSERT_TRUE(a->exact) << to_fen(pos) << " k=" << k << ": " << verdict<V>(*a);
                 ++answers;
                 winnable += a->winnable;
                 if (a->moves_needed && a->moves_left > 0) {

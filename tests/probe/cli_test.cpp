@@ -98,10 +98,44 @@ TEST(Cli, MissingTableIsExitOneNamingTheFile) {
     EXPECT_NE(too_many.err.find("6 pieces"), std::string::npos) << too_many.err;
 }
 
-TEST(Cli, MissingDirectoryIsExitTwo) {
+TEST(Cli, MissingDirectoryIsExitOne) {
+    // A missing directory is a missing file (the exit status contract).
     const Output r = dtb("probe --variant russian --dir /nonexistent/dtb --fen W:WKa1:BKh8");
-    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("/nonexistent/dtb"), std::string::npos) << r.err;
+}
+
+// Every command keeps one contract: 0 success, 1 failure (a check that
+// found a problem, a missing or corrupt file or directory, tables that
+// cannot answer), 2 bad input or usage; and says so in its --help.
+TEST(Cli, ExitStatusContract) {
+    const Output info = dtb("info --dir /nonexistent/dtb");
+    EXPECT_EQ(info.status, 1) << info.err;
+    EXPECT_NE(info.err.find("/nonexistent/dtb"), std::string::npos) << info.err;
+    const ScratchDir empty;
+    EXPECT_EQ(dtb("info --dir " + quote(empty.path().string())).status, 1);
+    EXPECT_EQ(dtb("probe --variant russian --dir /nonexistent/dtb --fen W:WKa1:BKh8").status, 1);
+    EXPECT_EQ(dtb("verify --variant russian --dir " + quote(empty.path().string())).status, 1);
+    EXPECT_EQ(dtb("adjudicate --variant russian --pdn /nonexistent/games.pdn").status, 1);
+    for (const std::string& bad_fen : {"probe --variant russian --dir " + small() + " --fen W:Wz9:Bb8",
+                                       std::string("moves --variant russian --fen W:Wz9:Bb8"),
+                                       std::string("perft --variant russian --depth 1 --fen W:Wz9:Bb8")}) {
+        const Output r = dtb(bad_fen);
+        EXPECT_EQ(r.status, 2) << bad_fen << "\n" << r.err;
+        EXPECT_NE(r.err.find("bad FEN"), std::string::npos) << bad_fen << "\n" << r.err;
+    }
+    for (const char* unknown : {"probe --variant russian --dir x --no-such-option", "info --dir x --frobnicate",
+                                "adjudicate --variant russian --pdn x.pdn --nope", "frobnicate"}) {
+        const Output r = dtb(unknown);
+        EXPECT_EQ(r.status, 2) << unknown << "\n" << r.err;
+        EXPECT_FALSE(r.err.empty()) << unknown;
+    }
+    for (const char* command : {"", "perft ", "moves ", "gen ", "verify ", "probe ", "info ", "adjudicate "}) {
+        const Output help = dtb(std::string(command) + "--help");
+        EXPECT_EQ(help.status, 0) << command;
+        EXPECT_NE(help.out.find("Exit status: 0 success; 1 failure"), std::string::npos) << command << help.out;
+        EXPECT_NE(help.out.find("2 bad input or usage"), std::string::npos) << command << help.out;
+    }
 }
 
 TEST(Cli, StandardInputOneJsonPerLine) {
