@@ -16,9 +16,6 @@
 
 namespace dtb::format {
 
-static_assert(std::endian::native == std::endian::little,
-              "the reader maps the block index and reads it in place: little-endian machines only");
-
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'D', 'T', 'B', '\r', '\n', 0x1A, '\n'};
 // The version written. Version 1 files (no longest win and loss) are read too.
 inline constexpr std::uint32_t kFormatVersion = 2;

@@ -50,7 +50,8 @@ public:
     // table's symbols): checks the data checksum and every block's checksum
     // and size, and decompresses the blocks in parallel on `threads` OpenMP
     // threads (0: OpenMP's default). nullopt when all is well; otherwise the
-    // first damaged block's error, and `out` is not to be used.
+    // first damaged block's error, and `out` is not to be used. Defined in
+    // whole_table.cpp (it needs OpenMP).
     template <class Symbol>
     std::optional<Error> read_all(std::span<Symbol> out, int threads = 0) const;
 

@@ -51,16 +51,34 @@ struct Scratch {
     std::vector<std::uint8_t> trial;  // output of trial compressions
 };
 
+// `symbols` as stored in `bits` bits, into `raw`: packed four to a byte
+// for 2 bits, as bytes for 8, as a plane of low bytes then one of high
+// bytes for 16.
+template <class Symbol>
+void store(std::span<const Symbol> symbols, unsigned bits, std::vector<std::uint8_t>& raw) {
+    const std::size_t n = symbols.size();
+    raw.assign(stored_block_bytes(static_cast<std::uint32_t>(n), bits), 0);
+    if (bits == 2) {
+        for (std::size_t j = 0; j < n; ++j)
+            raw[j >> 2] = static_cast<std::uint8_t>(raw[j >> 2] | ((symbols[j] & 3) << (2 * (j & 3))));
+    } else if (bits == 8) {
+        for (std::size_t j = 0; j < n; ++j) raw[j] = static_cast<std::uint8_t>(symbols[j]);
+    } else {
+        for (std::size_t j = 0; j < n; ++j) {
+            raw[j] = static_cast<std::uint8_t>(symbols[j]);
+            raw[n + j] = static_cast<std::uint8_t>(symbols[j] >> 8);
+        }
+    }
+}
+
 // Lays out `block` as stored, filling the don't-care positions first
 // (into `filled`): stride 0: repeat the previous cared-for value, which
 // extends the run before it (5-8x smaller than storing a generator's scratch
 // values, on synthetic tables). stride s: copy the value filled in s
 // positions back, which extends an LZ match with the previous period of the
 // index. Before the first cared-for position, use that position's value.
-// Then the symbols are stored in `bits` bits: packed four to a byte for 2
-// bits, as bytes for 8, as a plane of low bytes then one of high bytes for
-// 16. Blocks are filled independently so that they can be compressed in any
-// order.
+// Then the symbols are stored (store()). Blocks are filled independently so
+// that they can be compressed in any order.
 template <class Symbol>
 void lay_out(std::span<const Symbol> block, const std::vector<std::uint8_t>& cared, bool fill, std::uint32_t stride,
              unsigned bits, std::vector<Symbol>& filled, std::vector<std::uint8_t>& raw) {
@@ -81,16 +99,7 @@ void lay_out(std::span<const Symbol> block, const std::vector<std::uint8_t>& car
         }
         filled[j] = v;
     }
-    raw.assign(stored_block_bytes(n, bits), 0);
-    for (std::uint32_t j = 0; j < n; ++j) {
-        const Symbol v = filled[j];
-        if (bits == 2) {
-            raw[j >> 2] = static_cast<std::uint8_t>(raw[j >> 2] | ((v & 3) << (2 * (j & 3))));
-        } else {
-            raw[j] = static_cast<std::uint8_t>(v);
-            if (bits == 16) raw[n + j] = static_cast<std::uint8_t>(v >> 8);
-        }
-    }
+    store(std::span<const Symbol>(filled), bits, raw);
 }
 
 // Compressed size of `raw`, or 0 if zstd fails.
@@ -99,6 +108,34 @@ std::size_t compress(ZSTD_CCtx* cctx, int level, const std::vector<std::uint8_t>
     if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level))) return 0;
     const std::size_t size = ZSTD_compress2(cctx, out.data(), out.size(), raw.data(), raw.size());
     return ZSTD_isError(size) ? 0 : size;
+}
+
+// Lays out `block` (positions first, first + 1, ...) into scratch.raw with
+// its don't-care positions filled: with strides to try, the fill whose trial
+// compression at level 1 is smallest. Returns the largest symbol stored.
+template <class Symbol>
+std::uint32_t fill_and_lay_out(std::span<const Symbol> block, std::uint64_t first, unsigned bits,
+                               const DontCare& dont_care, const WriterOptions& options, Scratch& scratch,
+                               std::vector<Symbol>& filled) {
+    scratch.cared.resize(block.size());
+    std::uint32_t max_symbol = 0;
+    for (std::size_t j = 0; j < block.size(); ++j) {
+        scratch.cared[j] = !dont_care(first + j);
+        // Filled don't-cares copy cared-for values; unfilled ones are stored as they are.
+        if (scratch.cared[j] || !options.fill_dont_care) max_symbol = std::max<std::uint32_t>(max_symbol, block[j]);
+    }
+    std::uint32_t best_stride = 0;
+    if (options.fill_dont_care && !options.fill_strides.empty()) {
+        lay_out(block, scratch.cared, true, 0, bits, filled, scratch.raw);
+        std::size_t best = compress(scratch.cctx.get(), 1, scratch.raw, scratch.trial);
+        for (const std::uint32_t stride : options.fill_strides) {
+            lay_out(block, scratch.cared, true, stride, bits, filled, scratch.raw);
+            const std::size_t size = compress(scratch.cctx.get(), 1, scratch.raw, scratch.trial);
+            if (size != 0 && size < best) best = size, best_stride = stride;
+        }
+    }
+    lay_out(block, scratch.cared, options.fill_dont_care, best_stride, bits, filled, scratch.raw);
+    return max_symbol;
 }
 
 // Fills and compresses block `b` into `out`. Returns the largest symbol the
@@ -112,27 +149,13 @@ std::uint32_t compress_block(const SymbolSource<Symbol>& source, std::uint64_t c
     symbols.resize(std::min<std::uint64_t>(options.positions_per_block, count - first));
     source(first, std::span<Symbol>(symbols));
     const std::span<const Symbol> block(symbols);
-    scratch.cared.resize(block.size());
     std::uint32_t max_symbol = 0;
-    for (std::size_t j = 0; j < block.size(); ++j) {
-        scratch.cared[j] = !dont_care(first + j);
-        // Filled don't-cares copy cared-for values; unfilled ones are stored as they are.
-        if (scratch.cared[j] || !options.fill_dont_care) max_symbol = std::max<std::uint32_t>(max_symbol, block[j]);
+    if (dont_care.none()) {  // every position matters (exact tables): nothing to fill or try
+        for (const Symbol v : block) max_symbol = std::max<std::uint32_t>(max_symbol, v);
+        store(block, bits, scratch.raw);
+    } else {
+        max_symbol = fill_and_lay_out(block, first, bits, dont_care, options, scratch, filled);
     }
-
-    // With strides to try, pick the fill whose trial compression at level 1
-    // is smallest, then compress that one at the real level.
-    std::uint32_t best_stride = 0;
-    if (options.fill_dont_care && !options.fill_strides.empty()) {
-        lay_out(block, scratch.cared, true, 0, bits, filled, scratch.raw);
-        std::size_t best = compress(scratch.cctx.get(), 1, scratch.raw, scratch.trial);
-        for (const std::uint32_t stride : options.fill_strides) {
-            lay_out(block, scratch.cared, true, stride, bits, filled, scratch.raw);
-            const std::size_t size = compress(scratch.cctx.get(), 1, scratch.raw, scratch.trial);
-            if (size != 0 && size < best) best = size, best_stride = stride;
-        }
-    }
-    lay_out(block, scratch.cared, options.fill_dont_care, best_stride, bits, filled, scratch.raw);
     const std::size_t size = compress(scratch.cctx.get(), options.zstd_level, scratch.raw, out);
     if (size == 0) ok = false;
     out.resize(size);

@@ -27,6 +27,9 @@ public:
     static DontCare bytes(std::span<const std::uint8_t> flags);
     static DontCare predicate(std::function<bool(std::uint64_t)> is_dont_care);
 
+    // Whether every position matters.
+    bool none() const { return kind_ == Kind::none; }
+
     // Whether a bitmap or byte array has an entry for each of `positions`.
     bool covers(std::uint64_t positions) const {
         switch (kind_) {
