@@ -1,11 +1,10 @@
 #include "format/whole_table.hpp"
 
+#include <omp.h>
 #include <sys/mman.h>
 
 #include <cstring>
 #include <string>
-
-#include <omp.h>
 
 #include "format/reader.hpp"
 
@@ -22,7 +21,8 @@ void unpack(const std::uint8_t* block, std::uint32_t positions, unsigned bits, s
         std::memcpy(out, block, positions);
         return;
     }
-    for (std::uint32_t j = 0; j < positions; ++j) out[j] = static_cast<std::uint8_t>(decode_symbol(block, positions, j, bits));
+    for (std::uint32_t j = 0; j < positions; ++j)
+        out[j] = static_cast<std::uint8_t>(decode_symbol(block, positions, j, bits));
 }
 
 void unpack(const std::uint8_t* block, std::uint32_t positions, unsigned bits, std::uint16_t* out) {
@@ -39,7 +39,8 @@ std::optional<Error> TableFile::read_all(std::span<Symbol> out, int threads) con
     if (8 * sizeof(Symbol) < header_.symbol_bits)
         return error(ErrorCode::out_of_range, "read_all: 16-bit symbols do not fit in bytes");
     const std::span<const std::uint8_t> data(map_ + header_.data_offset, header_.data_size);
-    if (section_checksum(data) != header_.data_checksum) return error(ErrorCode::corrupt_data, "data checksum mismatch");
+    if (section_checksum(data) != header_.data_checksum)
+        return error(ErrorCode::corrupt_data, "data checksum mismatch");
     ::madvise(const_cast<std::uint8_t*>(map_), map_size_, MADV_SEQUENTIAL);
     const auto blocks = static_cast<std::int64_t>(header_.block_count);
     std::optional<Error> first_error;
@@ -49,7 +50,8 @@ std::optional<Error> TableFile::read_all(std::span<Symbol> out, int threads) con
         auto raw = load_block(static_cast<std::uint64_t>(b));
         if (raw) {
             const std::uint64_t first = static_cast<std::uint64_t>(b) << block_shift_;
-            unpack(raw->data(), block_positions(static_cast<std::uint64_t>(b)), header_.symbol_bits, out.data() + first);
+            unpack(raw->data(), block_positions(static_cast<std::uint64_t>(b)), header_.symbol_bits,
+                   out.data() + first);
             continue;
         }
 #pragma omp critical(dtb_read_all_error)
@@ -64,7 +66,6 @@ std::optional<Error> TableFile::read_all(std::span<Symbol> out, int threads) con
 
 template std::optional<Error> TableFile::read_all(std::span<std::uint8_t>, int) const;
 template std::optional<Error> TableFile::read_all(std::span<std::uint16_t>, int) const;
-
 
 Result<WholeTable> read_whole_table(const std::filesystem::path& path, int threads) {
     auto file = TableFile::open(path, nullptr);

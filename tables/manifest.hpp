@@ -18,14 +18,14 @@ struct TableStats {
     std::uint64_t positions = 0;      // index slots
     std::uint64_t illegal_slots = 0;  // slots that are no legal placement (the index's waste)
     std::uint64_t wins = 0, draws = 0, losses = 0;
-    int longest_win = -1;   // plies; -1 when nothing is won
-    int longest_loss = -1;  // plies; -1 when nothing is lost
+    int longest_win = -1;                 // plies; -1 when nothing is won
+    int longest_loss = -1;                // plies; -1 when nothing is lost
     std::uint64_t capture_positions = 0;  // side to move must capture
     int symbol_bytes = 1;
-    double seconds = 0;           // for the pair solved together
-    std::uint64_t bytes = 0;      // raw (exact) table file size
-    std::uint64_t wdl_bytes = 0;  // compressed WDL file size
-    std::uint64_t dtw_bytes = 0;  // compressed DTW file size
+    double seconds = 0;                     // for the pair solved together
+    std::uint64_t bytes = 0;                // raw (exact) table file size
+    std::uint64_t wdl_bytes = 0;            // compressed WDL file size
+    std::uint64_t dtw_bytes = 0;            // compressed DTW file size
     std::uint64_t positions_in_flight = 0;  // the pair's positions
     std::uint64_t peak_rss_bytes = 0;       // the process's peak resident memory while solving the pair
 

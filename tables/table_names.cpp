@@ -5,7 +5,8 @@ namespace dtb {
 namespace {
 
 std::optional<format::Metric> metric_of_extension(std::string_view extension) {
-    for (const format::Metric m : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc, format::Metric::exact})
+    for (const format::Metric m :
+         {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc, format::Metric::exact})
         if (metric_extension(m) == extension) return m;
     return std::nullopt;
 }
