@@ -9,8 +9,12 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <fstream>
 #include <unordered_map>
 
+#include "format/little_endian.hpp"
+#include "gen/generate.hpp"
+#include "gen/raw_table.hpp"
 #include "tests/probe/test_support.hpp"
 
 namespace dtb::probe_test {
@@ -290,6 +294,55 @@ TEST(Adjudicate, AWinThatFitsIsNotProvenWithoutTheLongestWins) {
     ASSERT_TRUE(b.ok());
     EXPECT_TRUE(b->exact);
     EXPECT_EQ(b->basis, "dtw");
+}
+
+// The longest win and loss come from the WDL headers: the same as the
+// generator's exact tables record. A version 1 WDL table (which records
+// none) still probes, but leaves the longest win unknown, and says why.
+TEST(Adjudicate, LongestWinsComeFromTheTableHeaders) {
+    auto tb = probe::Tablebase::open({tables()}, 16 << 20);
+    ASSERT_TRUE(tb.ok());
+    for (const char* name : {"KKvK", "KvKK", "KKKvK", "KvKKK"}) {
+        const MaterialSignature sig = *MaterialSignature::parse(name);
+        const auto e = (*tb)->extremes(VariantId::Russian, sig);
+        ASSERT_TRUE(e.ok()) << e.error().message;
+        const RawTableHeader raw = read_raw_header(raw_table_path(tables(), VariantId::Russian, sig));
+        EXPECT_EQ(e->longest_win, raw.longest_win) << name;
+        EXPECT_EQ(e->longest_loss, raw.longest_loss) << name;
+    }
+
+    const ScratchDir copy;
+    for (const auto& entry : std::filesystem::directory_iterator(tables())) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("russian-", 0) == 0 && (name.ends_with(".wdl") || name.ends_with(".dtw")))
+            std::filesystem::copy_file(entry.path(), copy / name);
+    }
+    {
+        // russian-KKvK.wdl as a version 1 file: bytes 108..119 zero, header checksum made valid again.
+        std::fstream f(copy / "russian-KKvK.wdl", std::ios::in | std::ios::out | std::ios::binary);
+        std::vector<std::uint8_t> header(128);
+        f.read(reinterpret_cast<char*>(header.data()), 128);
+        header[8] = 1;
+        std::fill(header.begin() + 108, header.begin() + 120, std::uint8_t{0});
+        format::put_u64(header.data() + 120, format::section_checksum({header.data(), 120}));
+        f.seekp(0);
+        f.write(reinterpret_cast<const char*>(header.data()), 128);
+    }
+    auto old = probe::Tablebase::open({copy.path()}, 16 << 20);
+    ASSERT_TRUE(old.ok());
+    const auto e = (*old)->extremes(VariantId::Russian, *MaterialSignature::parse("KKvK"));
+    ASSERT_FALSE(e.ok());
+    EXPECT_NE(e.error().message.find("does not record its longest win and loss"), std::string::npos)
+        << e.error().message;
+    probe::AdjudicateOptions o;
+    o.moves_played = 2;
+    o.search_nodes = 0;
+    auto a = probe::adjudicate(**old, parse_fen<Russian>("W:WKf8,Ke7,Kh6:BKb8"), o);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    EXPECT_TRUE(a->winnable);
+    EXPECT_FALSE(a->exact);
+    EXPECT_NE(a->verdict.find("russian-KKvK.wdl (format version 1) does not record"), std::string::npos)
+        << a->verdict;
 }
 
 // Plain minimax over moves and DrawCounts, no tables: can `stronger` end
