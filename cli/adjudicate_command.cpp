@@ -468,7 +468,7 @@ void add_adjudicate_commands(CLI::App& app) {
         "  dtb adjudicate --variant russian --pdn games.pdn --json\n"
         "  dtb adjudicate --variant russian --dir tables --report KKKvK");
     add_variant_option(cmd, o->variant);
-    cmd->add_option("--dir", o->dirs, "Directory holding the .wdl, .dtw and .json files (repeat for several)");
+    cmd->add_option("--dir", o->dirs, "Directory holding the .wdl and .dtw files (repeat for several)");
     cmd->add_option("--fen", o->fen, "Position in PDN FEN, side to move first");
     cmd->add_option("--moves-played", o->moves_played,
                     "With --fen: moves the stronger side has made since the count started (since the material "

@@ -5,6 +5,8 @@
 
 #include <xxhash.h>
 
+#include "format/little_endian.hpp"
+
 namespace dtb::format {
 
 std::string_view to_string(ErrorCode code) {
@@ -46,21 +48,27 @@ enum Offset : std::size_t {
     o_index_checksum = 88,
     o_data_checksum = 96,
     o_max_symbol = 104,
-    o_reserved2 = 108,
+    o_longest_win = 108,   // version 2; reserved (zero) in version 1
+    o_longest_loss = 112,  // likewise
+    o_reserved2 = 116,
     o_header_checksum = 120,
 };
-constexpr std::size_t kReserved2Size = o_header_checksum - o_reserved2;
 
 template <class T>
 void put(std::uint8_t* out, std::size_t offset, T value) {
-    std::memcpy(out + offset, &value, sizeof value);  // little-endian: see the static_assert in format.hpp
+    put_le(out + offset, value);
 }
 
 template <class T>
 T get(const std::uint8_t* in, std::size_t offset) {
-    T value;
-    std::memcpy(&value, in + offset, sizeof value);
-    return value;
+    return get_le<T>(in + offset);
+}
+
+// Whether bytes [begin, end) of the header are all zero.
+bool zero(const std::uint8_t* p, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+        if (p[i] != 0) return false;
+    return true;
 }
 
 }  // namespace
@@ -82,12 +90,10 @@ std::array<std::uint8_t, kHeaderSize> encode_header(const Header& h) {
     std::memcpy(p + o_magic, kMagic.data(), kMagic.size());
     put<std::uint32_t>(p, o_format_version, h.format_version);
     put<std::uint32_t>(p, o_header_size, kHeaderSize);
-    put<std::uint8_t>(p, o_variant, static_cast<std::uint8_t>(h.table.variant));
+    put<std::uint8_t>(p, o_variant, h.table.variant);
     put<std::uint8_t>(p, o_metric, static_cast<std::uint8_t>(h.table.metric));
     put<std::uint8_t>(p, o_symbol_bits, h.symbol_bits);
-    const Material& m = h.table.material;
-    const std::uint8_t material[4] = {m.stm_men, m.stm_kings, m.other_men, m.other_kings};
-    std::memcpy(p + o_material, material, 4);
+    std::memcpy(p + o_material, h.table.material.data(), h.table.material.size());
     put<std::uint32_t>(p, o_index_scheme, h.table.index_scheme);
     put<std::uint32_t>(p, o_flags, h.flags);
     put<std::uint64_t>(p, o_position_count, h.position_count);
@@ -101,6 +107,10 @@ std::array<std::uint8_t, kHeaderSize> encode_header(const Header& h) {
     put<std::uint64_t>(p, o_index_checksum, h.index_checksum);
     put<std::uint64_t>(p, o_data_checksum, h.data_checksum);
     put<std::uint32_t>(p, o_max_symbol, h.max_symbol);
+    if (h.format_version >= 2) {  // a version 1 header keeps these bytes zero
+        put<std::uint32_t>(p, o_longest_win, static_cast<std::uint32_t>(h.table.longest_win));
+        put<std::uint32_t>(p, o_longest_loss, static_cast<std::uint32_t>(h.table.longest_loss));
+    }
     put<std::uint64_t>(p, o_header_checksum, XXH3_64bits(p, o_header_checksum));
     return b;
 }
@@ -118,9 +128,11 @@ Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint64_t 
 
     Header h;
     h.format_version = get<std::uint32_t>(p, o_format_version);
-    if (h.format_version != kFormatVersion)
+    if (h.format_version < kOldestFormatVersion || h.format_version > kFormatVersion)
         return fail(ErrorCode::unsupported_version, "version " + std::to_string(h.format_version) +
-                                                        ", this build reads version " + std::to_string(kFormatVersion));
+                                                        ", this build reads versions " +
+                                                        std::to_string(kOldestFormatVersion) + " to " +
+                                                        std::to_string(kFormatVersion));
     if (get<std::uint64_t>(p, o_header_checksum) != XXH3_64bits(p, o_header_checksum))
         return fail(ErrorCode::corrupt_header, "header checksum mismatch");
 
@@ -128,23 +140,24 @@ Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint64_t 
     // by a buggy or newer writer: say which field is wrong.
     const auto bad = [&](const std::string& what) { return fail(ErrorCode::corrupt_header, what); };
     if (get<std::uint32_t>(p, o_header_size) != kHeaderSize) return bad("header size is not 128");
-    const std::uint8_t variant = p[o_variant], metric = p[o_metric];
+    const std::uint8_t metric = p[o_metric];
     h.symbol_bits = p[o_symbol_bits];
-    if (variant > 1) return bad("unknown variant " + std::to_string(variant));
-    if (metric > 2) return bad("unknown metric " + std::to_string(metric));
+    if (metric > kLastMetric) return bad("unknown metric " + std::to_string(metric));
     if (!valid_symbol_bits(h.symbol_bits)) return bad("symbol size " + std::to_string(h.symbol_bits) + " bits");
-    h.table.variant = static_cast<VariantId>(variant);
+    h.table.variant = p[o_variant];  // opaque: the table layer checks it against the file's name
     h.table.metric = static_cast<Metric>(metric);
-    h.table.material = {p[o_material], p[o_material + 1], p[o_material + 2], p[o_material + 3]};
-    const int squares = variant == 0 ? 32 : 50;
-    const int pieces = p[o_material] + p[o_material + 1] + p[o_material + 2] + p[o_material + 3];
-    if (pieces > squares) return bad("more pieces than squares");
+    std::memcpy(h.table.material.data(), p + o_material, h.table.material.size());
     h.table.index_scheme = get<std::uint32_t>(p, o_index_scheme);
     h.flags = get<std::uint32_t>(p, o_flags);
     if (h.flags != 0) return bad("reserved flag bits set");
-    bool reserved_zero = p[o_reserved1] == 0;
-    for (std::size_t i = 0; i < kReserved2Size; ++i) reserved_zero = reserved_zero && p[o_reserved2 + i] == 0;
-    if (!reserved_zero) return bad("reserved bytes are not zero");
+    const std::size_t reserved_from = h.format_version >= 2 ? o_reserved2 : o_longest_win;
+    if (p[o_reserved1] != 0 || !zero(p, reserved_from, o_header_checksum)) return bad("reserved bytes are not zero");
+    h.table.longest_win = h.table.longest_loss = kNotRecorded;
+    if (h.format_version >= 2) {
+        h.table.longest_win = static_cast<std::int32_t>(get<std::uint32_t>(p, o_longest_win));
+        h.table.longest_loss = static_cast<std::int32_t>(get<std::uint32_t>(p, o_longest_loss));
+        if (h.table.longest_win < -1 || h.table.longest_loss < -1) return bad("longest win or loss below -1");
+    }
 
     h.position_count = get<std::uint64_t>(p, o_position_count);
     h.positions_per_block = get<std::uint32_t>(p, o_positions_per_block);

@@ -1,6 +1,8 @@
-// The table file format, version 1: constants, the header, and the small
+// The table file format, version 2: constants, the header, and the small
 // pure functions that the writer and the reader share. docs/FORMAT.md is the
-// specification; this file follows it field by field.
+// specification; this file follows it field by field. Nothing here knows
+// draughts: the variant and the material are opaque bytes, which the table
+// layer (tables/table_names.hpp) gives their meaning.
 #pragma once
 
 #include <array>
@@ -11,15 +13,13 @@
 #include <string_view>
 
 #include "format/error.hpp"
-#include "rules/variant.hpp"
 
 namespace dtb::format {
 
-static_assert(std::endian::native == std::endian::little,
-              "the reader maps the block index and reads it in place: little-endian machines only");
-
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'D', 'T', 'B', '\r', '\n', 0x1A, '\n'};
-inline constexpr std::uint32_t kFormatVersion = 1;
+// The version written. Version 1 files (no longest win and loss) are read too.
+inline constexpr std::uint32_t kFormatVersion = 2;
+inline constexpr std::uint32_t kOldestFormatVersion = 1;
 inline constexpr std::size_t kHeaderSize = 128;
 // Bounds on the block size: small enough that a reader never allocates much
 // for one block, large enough that the per-block overhead stays small.
@@ -27,23 +27,30 @@ inline constexpr std::uint32_t kMinPositionsPerBlock = 64;
 inline constexpr std::uint32_t kMaxPositionsPerBlock = 1u << 20;
 inline constexpr std::size_t kMaxBlockBytes = std::size_t{2} << 20;
 
-enum class Metric : std::uint8_t { wdl = 0, dtw = 1, dtc = 2 };
+// What the symbols are: win/draw/loss, distance to win, distance to
+// conversion, or the generator's exact values (every position, captures
+// included, 8 or 16 bits; the `.raw` files).
+enum class Metric : std::uint8_t { wdl = 0, dtw = 1, dtc = 2, exact = 3 };
+inline constexpr std::uint8_t kLastMetric = 3;
 
-// Pieces of each kind, the side to move first.
-struct Material {
-    std::uint8_t stm_men = 0;
-    std::uint8_t stm_kings = 0;
-    std::uint8_t other_men = 0;
-    std::uint8_t other_kings = 0;
-    friend bool operator==(const Material&, const Material&) = default;
-};
+// Four bytes naming the material (for dtb: the side to move's men and
+// kings, the other side's men and kings). Opaque here.
+using Material = std::array<std::uint8_t, 4>;
+
+// longest_win / longest_loss of a version 1 file, which does not record them.
+inline constexpr std::int32_t kNotRecorded = -2;
 
 // What the generator knows about a table; the writer works out the rest.
 struct TableDescription {
-    VariantId variant = VariantId::Russian;
-    Material material;
+    std::uint8_t variant = 0;  // opaque here: the table layer numbers the variants
+    Material material{};
     Metric metric = Metric::wdl;
     std::uint32_t index_scheme = 0;  // opaque here: the index scheme's version
+    // The longest win and the longest loss of the table, in plies, for the
+    // side to move; -1 when it has none (version 2; kNotRecorded when read
+    // from a version 1 file).
+    std::int32_t longest_win = -1;
+    std::int32_t longest_loss = -1;
 };
 
 // Every header field but the magic and the header checksum, which are

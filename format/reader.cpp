@@ -12,21 +12,11 @@
 #include <cstring>
 #include <string>
 
+#include "format/little_endian.hpp"
+
 namespace dtb::format {
 
 namespace {
-
-std::uint64_t load_u64(const std::uint8_t* p) {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
-std::uint32_t load_u32(const std::uint8_t* p) {
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-}
 
 // One decompression context per thread: creating one costs more than
 // decompressing a block, and a context cannot be shared between threads.
@@ -108,9 +98,9 @@ TableFile::~TableFile() {
     if (map_ != nullptr) ::munmap(const_cast<std::uint8_t*>(map_), map_size_);
 }
 
-std::uint64_t TableFile::block_offset(std::uint64_t block) const { return load_u64(offsets_ + 8 * block); }
+std::uint64_t TableFile::block_offset(std::uint64_t block) const { return get_u64(offsets_ + 8 * block); }
 
-std::uint32_t TableFile::block_checksum_stored(std::uint64_t block) const { return load_u32(checksums_ + 4 * block); }
+std::uint32_t TableFile::block_checksum_stored(std::uint64_t block) const { return get_u32(checksums_ + 4 * block); }
 
 std::uint32_t TableFile::block_positions(std::uint64_t block) const {
     const std::uint64_t first = block << block_shift_;

@@ -45,6 +45,16 @@ public:
     // the whole file; nullopt when all is well.
     std::optional<Error> verify() const;
 
+    // Every symbol, in index order, into `out` (exactly position_count()
+    // long; Symbol is std::uint8_t or std::uint16_t, wide enough for the
+    // table's symbols): checks the data checksum and every block's checksum
+    // and size, and decompresses the blocks in parallel on `threads` OpenMP
+    // threads (0: OpenMP's default). nullopt when all is well; otherwise the
+    // first damaged block's error, and `out` is not to be used. Defined in
+    // whole_table.cpp (it needs OpenMP).
+    template <class Symbol>
+    std::optional<Error> read_all(std::span<Symbol> out, int threads = 0) const;
+
 private:
     TableFile() = default;
 

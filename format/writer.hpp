@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "format/atomic_file.hpp"  // WriteError
 #include "format/format.hpp"
 
 namespace dtb::format {
@@ -25,6 +26,9 @@ public:
     // flags[i] != 0: position i is don't care (one byte per position).
     static DontCare bytes(std::span<const std::uint8_t> flags);
     static DontCare predicate(std::function<bool(std::uint64_t)> is_dont_care);
+
+    // Whether every position matters.
+    bool none() const { return kind_ == Kind::none; }
 
     // Whether a bitmap or byte array has an entry for each of `positions`.
     bool covers(std::uint64_t positions) const {
@@ -55,10 +59,11 @@ private:
 struct WriterOptions {
     // A power of two in [64, 2^20]. 4096 decodes in about 2 us (WDL) or 3 us
     // (DTW, 2-byte symbols) on synthetic data; larger blocks compress
-    // better but make every cold probe slower (see compress/bench/).
+    // better but make every cold probe slower (see format/bench/).
     std::uint32_t positions_per_block = 4096;
     // zstd level: 15 was as small as 19 and 22 on synthetic tables at twice
     // the speed of 19; below 15 the files grow by a quarter or more.
+    // Negative levels (zstd's fast ones) are allowed; 0 is not.
     int zstd_level = 15;
     // OpenMP threads for compression; 0 uses OpenMP's default. The file is
     // the same for any number.
@@ -77,11 +82,6 @@ struct WriterOptions {
     // Testing and measuring only: store don't-care positions as given
     // instead of filling them.
     bool fill_dont_care = true;
-};
-
-class WriteError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
 };
 
 // Writes `symbols` (one per position, in index order) to `path`, atomically:

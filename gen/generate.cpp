@@ -8,21 +8,22 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
-#include "tables/table_names.hpp"
+#include "format/atomic_file.hpp"
 #include "gen/child_tables.hpp"
 #include "gen/raw_table.hpp"
-#include "tables/signatures.hpp"
 #include "gen/solver.hpp"
 #include "gen/table_writer.hpp"
+#include "tables/manifest.hpp"
+#include "tables/signatures.hpp"
+#include "tables/table_names.hpp"
 
 namespace dtb {
 
 std::filesystem::path raw_table_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
-    return dir / (table_basename(variant, sig) + ".raw");
+    return dir / table_file_name(variant, sig, format::Metric::exact);
 }
 
 std::filesystem::path manifest_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
@@ -133,25 +134,7 @@ TableStats stats_of(const std::vector<T>& values, const MaterialSignature& sig) 
 }
 
 void write_manifest(const std::filesystem::path& path, VariantId variant, const TableStats& s) {
-    nlohmann::ordered_json j{{"variant", variant_name(variant)},
-                             {"signature", s.signature.name()},
-                             {"positions", s.positions},
-                             {"index_waste_percent", s.index_waste_percent()},
-                             {"wins", s.wins},
-                             {"draws", s.draws},
-                             {"losses", s.losses},
-                             {"longest_win", s.longest_win < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.longest_win)},
-                             {"longest_loss", s.longest_loss < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.longest_loss)},
-                             {"symbol_bytes", s.symbol_bytes},
-                             {"seconds", s.seconds},
-                             {"bytes", s.bytes},
-                             {"wdl_bytes", s.wdl_bytes},
-                             {"dtw_bytes", s.dtw_bytes},
-                             {"capture_positions", s.capture_positions},
-                             {"positions_in_flight", s.positions_in_flight},
-                             {"peak_rss_bytes", s.peak_rss_bytes}};
-    const std::string text = j.dump(2) + "\n";
-    write_file_atomically(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+    format::write_file_atomically(path, manifest_json(variant, s));
 }
 
 // Writes a solved table's raw file (unless present) and compressed files,
@@ -161,13 +144,12 @@ void write_table_files(const GenerateOptions& o, const MaterialSignature& sig, s
                        std::uint32_t index_version, TableStats& st, const Bitmap* captures = nullptr) {
     const auto path = raw_table_path(o.dir, o.variant, sig);
     if (!is_solved(o.dir, o.variant, sig)) {
-        RawTableHeader h{o.variant, sig, int(sizeof(T)), index_version, values.size()};
-        std::vector<std::uint8_t> bytes(values.size() * sizeof(T));
-        for (std::size_t i = 0; i < values.size(); ++i)
-            for (std::size_t k = 0; k < sizeof(T); ++k) bytes[i * sizeof(T) + k] = std::uint8_t(values[i] >> (8 * k));
-        write_raw_table(path, h, bytes);
+        const RawTableHeader h{o.variant,    sig, int(sizeof(T)), index_version, values.size(), st.longest_win,
+                               st.longest_loss};
+        write_raw_table(path, h, values);
     }
-    const CompressedSizes sizes = write_compressed_tables(o.dir, o.variant, sig, values, captures);
+    const CompressedSizes sizes =
+        write_compressed_tables(o.dir, o.variant, sig, values, {st.longest_win, st.longest_loss}, captures);
     st.symbol_bytes = int(sizeof(T));
     st.bytes = std::filesystem::file_size(path);
     st.wdl_bytes = sizes.wdl_bytes;

@@ -10,9 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "tables/table_names.hpp"  // table_basename, manifest_file_name
-#include "tables/material_signature.hpp"
 #include "rules/variant.hpp"
+#include "tables/manifest.hpp"  // TableStats, what each built table holds
+#include "tables/material_signature.hpp"
+#include "tables/table_names.hpp"  // table_basename, manifest_file_name
 
 namespace dtb {
 
@@ -27,27 +28,7 @@ struct GenerateOptions {
     std::uint64_t parallel_positions = std::uint64_t{1} << 22;
 };
 
-// What one solved table holds (one side to move); also written as the
-// table's JSON manifest.
-struct TableStats {
-    MaterialSignature signature;
-    std::uint64_t positions = 0;      // index slots
-    std::uint64_t illegal_slots = 0;  // slots that are no legal placement (the index's waste)
-    std::uint64_t wins = 0, draws = 0, losses = 0;
-    int longest_win = -1;   // plies; -1 when nothing is won
-    int longest_loss = -1;  // plies; -1 when nothing is lost
-    std::uint64_t capture_positions = 0;  // side to move must capture
-    int symbol_bytes = 1;
-    double seconds = 0;           // for the pair solved together
-    std::uint64_t bytes = 0;      // raw table file size
-    std::uint64_t wdl_bytes = 0;  // compressed WDL file size
-    std::uint64_t dtw_bytes = 0;  // compressed DTW file size
-    std::uint64_t positions_in_flight = 0;  // the pair's positions
-    std::uint64_t peak_rss_bytes = 0;       // the process's peak resident memory while solving the pair
-
-    double index_waste_percent() const { return positions ? 100.0 * double(illegal_slots) / double(positions) : 0.0; }
-};
-
+// DIR/russian-KKvK.raw (the exact table), DIR/russian-KKvK.json (the manifest).
 std::filesystem::path raw_table_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig);
 std::filesystem::path manifest_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig);
 

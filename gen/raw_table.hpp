@@ -1,19 +1,19 @@
-// The generator's plain table format: a checked header and one symbol per
-// position in PositionIndex order, every position's exact value included
-// (capture positions too). Generation reads its smaller tables from these
-// files; `dtb verify` checks them; the compressed files engines probe are
-// made from them. Layout: docs/FORMAT.md, "Raw tables".
+// The generator's exact tables, NAME.raw: every position's exact value
+// (tables/values.hpp, 8 or 16 bits), capture positions included, in
+// PositionIndex order. They are table files like the ones engines probe
+// (docs/FORMAT.md), of metric `exact`, written for speed (large blocks,
+// zstd's fastest level, no don't-care) since the generator reads its
+// smaller tables back whole from them; `dtb verify` checks them, and the
+// compressed files engines probe are made from them.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
-#include <initializer_list>
 #include <span>
-#include <string>
 #include <vector>
 
-#include "tables/material_signature.hpp"
 #include "rules/variant.hpp"
+#include "tables/material_signature.hpp"
 
 namespace dtb {
 
@@ -23,36 +23,35 @@ struct RawTableHeader {
     int symbol_bytes = 1;  // 1 or 2
     std::uint32_t index_version = 0;
     std::uint64_t positions = 0;
+    int longest_win = -1;   // plies, -1 when nothing is won (the format's header field)
+    int longest_loss = -1;  // plies, -1 when nothing is lost
 };
 
-// A loaded raw table: header and symbols (widened to 16 bits when stored
-// as 16 bits; kept as bytes otherwise).
+// A loaded raw table: header and symbols (16-bit when stored as 16 bits;
+// bytes otherwise).
 struct RawTable {
     RawTableHeader header;
-    std::vector<std::uint8_t> bytes;    // symbol_bytes == 1
-    std::vector<std::uint16_t> words;   // symbol_bytes == 2
+    std::vector<std::uint8_t> bytes;   // symbol_bytes == 1
+    std::vector<std::uint16_t> words;  // symbol_bytes == 2
 
     // Decoded value of position i: a distance, or kDrawValue.
     int value(std::uint64_t i) const;
 };
 
-inline constexpr std::size_t kRawHeaderSize = 48;
-
-// Writes atomically: a temporary file, flushed to disk, then renamed.
+// Writes atomically (format/atomic_file.hpp); `values` has header.positions
+// symbols of header.symbol_bytes bytes. Throws on failure, naming the file.
 void write_raw_table(const std::filesystem::path& path, const RawTableHeader& header,
-                     std::span<const std::uint8_t> symbol_bytes);
+                     std::span<const std::uint8_t> values);
+void write_raw_table(const std::filesystem::path& path, const RawTableHeader& header,
+                     std::span<const std::uint16_t> values);
 
-// Reads and checks a raw table; throws std::runtime_error naming the file
-// when it is missing, truncated, of another version, or fails a checksum.
+// Reads and checks a raw table (every checksum; the blocks decompressed in
+// parallel); throws std::runtime_error naming the file when it is missing,
+// truncated, not an exact table, or fails a checksum.
 RawTable read_raw_table(const std::filesystem::path& path);
 
-// Reads only the header (checked); for listing what a directory holds.
+// Reads only the header and the block index (checked); for listing what a
+// directory holds.
 RawTableHeader read_raw_header(const std::filesystem::path& path);
-
-// Writes `data` to `path` atomically (temporary file, fsync, rename).
-void write_file_atomically(const std::filesystem::path& path, std::span<const std::uint8_t> data);
-// The same for a file made of several parts, written one after the other.
-void write_file_atomically(const std::filesystem::path& path,
-                           std::initializer_list<std::span<const std::uint8_t>> parts);
 
 }  // namespace dtb

@@ -35,12 +35,24 @@ Bitmap find_captures(const MaterialSignature& sig) {
     return captures;
 }
 
+format::TableDescription describe(VariantId variant, const MaterialSignature& sig, format::Metric metric,
+                                  std::uint32_t index_scheme, LongestValues extremes) {
+    format::TableDescription d;
+    d.variant = file_variant(variant);
+    d.material = file_material(sig);
+    d.metric = metric;
+    d.index_scheme = index_scheme;
+    d.longest_win = extremes.win;
+    d.longest_loss = extremes.loss;
+    return d;
+}
+
 // The symbols are made from the solver's values block by block as the
 // writer asks for them; the only extra memory is one bit per position
 // marking capture positions.
 template <class V, class T>
 CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig,
-                             const T* values, std::uint64_t n, const Bitmap* known_captures) {
+                             const T* values, std::uint64_t n, LongestValues extremes, const Bitmap* known_captures) {
     Bitmap found;
     if (!known_captures) found = find_captures<V>(sig);
     const Bitmap& capture_bits = known_captures ? *known_captures : found;
@@ -72,14 +84,14 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
     dtw_options.positions_per_block = 8192;
     dtw_options.zstd_level = 7;
 
-    const format::Material material = file_material(sig);
-    const std::uint32_t scheme = PositionIndex<V>::kVersion;
+    const auto wdl_description = describe(variant, sig, format::Metric::wdl, PositionIndex<V>::kVersion, extremes);
+    const auto dtw_description = describe(variant, sig, format::Metric::dtw, PositionIndex<V>::kVersion, extremes);
     CompressedSizes sizes;
     sizes.capture_positions = capture_count;
 
     const auto wdl_path = dir / table_file_name(variant, sig, format::Metric::wdl);
     format::write_table(
-        wdl_path, {variant, material, format::Metric::wdl, scheme}, n,
+        wdl_path, wdl_description, n,
         format::SymbolSource<std::uint8_t>([values](std::uint64_t first, std::span<std::uint8_t> out) {
             for (std::size_t j = 0; j < out.size(); ++j) {
                 const int v = decode_value(values[first + j]);
@@ -89,7 +101,6 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
         format::DontCare::predicate(is_capture), wdl_options);
 
     const auto dtw_path = dir / table_file_name(variant, sig, format::Metric::dtw);
-    const format::TableDescription dtw_description{variant, material, format::Metric::dtw, scheme};
     auto dtw_source = [values]<class S>(std::uint64_t first, std::span<S> out) {
         for (std::size_t j = 0; j < out.size(); ++j) {
             const int v = decode_value(values[first + j]);
@@ -118,17 +129,18 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
 template <class T>
 CompressedSizes write_compressed_tables(const std::filesystem::path& dir, VariantId variant,
                                         const MaterialSignature& sig, std::span<const T> values,
-                                        const Bitmap* captures) {
+                                        LongestValues longest, const Bitmap* captures) {
     return with_variant(variant, [&]<class V>() {
-        return write_tables<V, T>(dir, variant, sig, values.data(), values.size(), captures);
+        return write_tables<V, T>(dir, variant, sig, values.data(), values.size(), longest, captures);
     });
 }
 
 template CompressedSizes write_compressed_tables<std::uint8_t>(const std::filesystem::path&, VariantId,
                                                                const MaterialSignature&, std::span<const std::uint8_t>,
-                                                               const Bitmap*);
+                                                               LongestValues, const Bitmap*);
 template CompressedSizes write_compressed_tables<std::uint16_t>(const std::filesystem::path&, VariantId,
                                                                 const MaterialSignature&,
-                                                                std::span<const std::uint16_t>, const Bitmap*);
+                                                                std::span<const std::uint16_t>, LongestValues,
+                                                                const Bitmap*);
 
 }  // namespace dtb

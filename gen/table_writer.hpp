@@ -11,6 +11,13 @@
 
 namespace dtb {
 
+// The longest win and loss of a table in plies (-1: none), recorded in the
+// headers of its files (docs/FORMAT.md, format version 2).
+struct LongestValues {
+    int win = -1;
+    int loss = -1;
+};
+
 struct CompressedSizes {
     std::uint64_t wdl_bytes = 0;
     std::uint64_t dtw_bytes = 0;
@@ -24,6 +31,6 @@ struct CompressedSizes {
 template <class T>
 CompressedSizes write_compressed_tables(const std::filesystem::path& dir, VariantId variant,
                                         const MaterialSignature& sig, std::span<const T> values,
-                                        const Bitmap* captures = nullptr);
+                                        LongestValues longest, const Bitmap* captures = nullptr);
 
 }  // namespace dtb

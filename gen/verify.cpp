@@ -11,6 +11,7 @@
 #include "gen/child_tables.hpp"
 #include "gen/generate.hpp"
 #include "tables/signatures.hpp"
+#include "tables/table_names.hpp"
 #include "rules/notation.hpp"
 
 namespace dtb {
@@ -85,12 +86,9 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
 std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesystem::path& dir) {
     std::vector<MaterialSignature> out;
     if (!std::filesystem::is_directory(dir)) throw std::runtime_error(dir.string() + ": no such directory");
-    const std::string prefix = std::string(variant_name(variant)) + "-";
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        const std::string name = entry.path().filename().string();
-        if (entry.path().extension() != ".raw" || name.rfind(prefix, 0) != 0) continue;
-        const auto sig = MaterialSignature::parse(name.substr(prefix.size(), name.size() - prefix.size() - 4));
-        if (sig) out.push_back(*sig);
+        const auto name = parse_table_file_name(entry.path().filename().string());
+        if (name && name->variant == variant && name->metric == format::Metric::exact) out.push_back(name->signature);
     }
     std::sort(out.begin(), out.end(), [](const MaterialSignature& a, const MaterialSignature& b) {
         return std::make_tuple(a.total(), a.total_men(), a) < std::make_tuple(b.total(), b.total_men(), b);

@@ -23,8 +23,8 @@
 //     crowning on the way starts afresh could cut it short. That cannot
 //     happen when m is no more than the shortest count of the variant (5),
 //     nor when every material the game can convert into has no win longer
-//     than its own shortest count (read from the tables' manifests, the
-//     NAME.json files dtb gen writes). Otherwise RuleSearch, or inexact.
+//     than its own shortest count (read from the headers of the WDL tables,
+//     docs/FORMAT.md). Otherwise RuleSearch, or inexact.
 //
 // Readings of the rules that a FEN cannot carry: the board condition of
 // 2.1.9.1.3 and 2.1.9.1.7 (a king on the main road), which the rules judge
@@ -34,9 +34,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -72,59 +70,32 @@ Material material_of(const Position<V>& pos, Color c) {
     return {popcount(pos.kings_of(c)), popcount(pos.men(c))};
 }
 
-// "longest_win" or "longest_loss" of a manifest (NAME.json, written by dtb
-// gen): plies, -1 for null; nullopt if the file or the field is missing.
-// Read by hand so that the installed probe library needs no JSON library.
-inline std::optional<int> manifest_field(const std::filesystem::path& path, const std::string& field) {
-    std::ifstream in(path);
-    if (!in) return std::nullopt;
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string s = text.str();
-    const std::size_t at = s.find("\"" + field + "\"");
-    if (at == std::string::npos) return std::nullopt;
-    std::size_t i = s.find(':', at);
-    if (i == std::string::npos) return std::nullopt;
-    ++i;
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) ++i;
-    if (s.compare(i, 4, "null") == 0) return -1;
-    int value = 0;
-    bool digits = false;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        value = value * 10 + (s[i] - '0');
-        digits = true;
-        ++i;
-    }
-    if (!digits) return std::nullopt;
-    return value;
-}
-
-// The manifest of `sig` in the first directory that has it.
-inline std::optional<std::filesystem::path> find_manifest(const Tablebase& tb, VariantId variant,
-                                                          const MaterialSignature& sig) {
-    const std::string name = manifest_file_name(variant, sig);
-    for (const auto& dir : tb.dirs()) {
-        std::error_code ec;
-        if (std::filesystem::is_regular_file(dir / name, ec)) return dir / name;
-    }
-    return std::nullopt;
-}
+// Why the longest win of a material is not known: its WDL table (the file
+// name) is missing or unreadable, or is of format version 1, which does not
+// record it.
+struct UnknownLongest {
+    std::string file;
+    bool unrecorded = false;
+};
 
 // The most moves the side `s` needs to win any position of material
-// (s, d), either side to move, by the manifests; nullopt if one is missing.
+// (s, d), either side to move, by the headers of their WDL tables (the
+// longest win of s to move, the longest loss of d to move); nullopt if one
+// is missing or does not record it (*unknown then says which and why).
 template <class V>
-std::optional<int> longest_win_moves(const Tablebase& tb, Material s, Material d, std::string* missing) {
+std::optional<int> longest_win_moves(const Tablebase& tb, Material s, Material d, UnknownLongest* unknown) {
     constexpr VariantId variant = Search<V>::kVariant;
     const MaterialSignature s_to_move{{s.men, d.men}, {s.kings, d.kings}};
-    const auto own = find_manifest(tb, variant, s_to_move);
-    const auto other = find_manifest(tb, variant, s_to_move.mirror());
-    // -1 (null) is "no win" / "no loss"; -2 a missing file or field.
-    const int win = own ? manifest_field(*own, "longest_win").value_or(-2) : -2;
-    const int loss = other ? manifest_field(*other, "longest_loss").value_or(-2) : -2;
-    if (win == -2 || loss == -2) {
-        *missing = manifest_file_name(variant, win == -2 ? s_to_move : s_to_move.mirror());
+    const auto own = tb.extremes(variant, s_to_move);
+    const auto other = own ? tb.extremes(variant, s_to_move.mirror()) : own;
+    if (!own || !other) {
+        const MaterialSignature which = own ? s_to_move.mirror() : s_to_move;
+        unknown->file = table_file_name(variant, which, format::Metric::wdl);
+        // The table opens, so what it lacks is the record (format version 1).
+        unknown->unrecorded = bool(tb.table(variant, which, format::Metric::wdl));
         return std::nullopt;
     }
+    const int win = own->longest_win, loss = other->longest_loss;  // -1: no win, no loss
     return std::max(win < 0 ? 0 : (win + 1) / 2, loss < 0 ? 0 : loss / 2);
 }
 
@@ -168,7 +139,7 @@ int fresh_count_moves(Material s, Material d, std::optional<std::size_t>* rule) 
 // Whether a win of side s (material s against d) that needs at most
 // `remaining` more moves after any capture or crowning fits every count
 // such a conversion can start: for each material the game can convert into,
-// either `remaining` or its longest win (manifests) fits its shortest fresh
+// either `remaining` or its longest win (table headers) fits its shortest fresh
 // count. On failure *why says which material and count.
 template <class V>
 bool conversions_fit(const Tablebase& tb, Material s, Material d, int remaining, DoubtDetail* why) {
@@ -187,15 +158,15 @@ bool conversions_fit(const Tablebase& tb, Material s, Material d, int remaining,
             std::optional<std::size_t> rule;
             const int fresh = fresh_count_moves<V>(s2, d2, &rule);
             if (remaining <= fresh) continue;
-            std::string missing;
-            const std::optional<int> longest = longest_win_moves<V>(tb, s2, d2, &missing);
+            UnknownLongest unknown;
+            const std::optional<int> longest = longest_win_moves<V>(tb, s2, d2, &unknown);
             if (longest && *longest <= fresh) continue;
             why->into = MaterialSignature{{s2.men, d2.men}, {s2.kings, d2.kings}};
             why->fresh_rule = rule;
             why->fresh_moves = fresh;
             if (!longest) {
-                why->kind = Doubt::conversion_unknown;
-                why->missing_file = missing;
+                why->kind = unknown.unrecorded ? Doubt::conversion_unrecorded : Doubt::conversion_unknown;
+                why->missing_file = unknown.file;
             } else {
                 why->kind = Doubt::conversion_longer;
                 why->longest_moves = *longest;

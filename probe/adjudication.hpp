@@ -37,7 +37,8 @@ enum class Doubt {
     none,
     needs_dtc,           // the count a capture or crowning starts again could be escaped: needs DTC
     conversion_longer,   // a conversion may lead into material whose wins outlast its fresh count
-    conversion_unknown,  // ... into material whose longest win the tables do not tell
+    conversion_unknown,     // ... into material whose WDL table is missing (or unreadable)
+    conversion_unrecorded,  // ... into material whose WDL table (format version 1) does not record its longest win
 };
 
 struct DoubtDetail {
@@ -50,7 +51,7 @@ struct DoubtDetail {
     std::optional<std::size_t> fresh_rule;
     int fresh_moves = 0;
     int longest_moves = 0;     // conversion_longer: the longest win there, in moves of the stronger side
-    std::string missing_file;  // conversion_unknown: the file that would tell (a file name)
+    std::string missing_file;  // conversion_unknown, _unrecorded: the WDL table that would tell (a file name)
 };
 
 // One rule of V::draw_rules at the position.

@@ -16,7 +16,8 @@ static_assert(int(RuleNote::applies) == DTB_RULE_APPLIES && int(RuleNote::needs_
               int(RuleNote::lone_king_off_road) == DTB_RULE_LONE_KING_OFF_ROAD);
 static_assert(int(Doubt::none) == DTB_DOUBT_NONE && int(Doubt::needs_dtc) == DTB_DOUBT_NEEDS_DTC &&
               int(Doubt::conversion_longer) == DTB_DOUBT_CONVERSION_LONGER &&
-              int(Doubt::conversion_unknown) == DTB_DOUBT_CONVERSION_UNKNOWN);
+              int(Doubt::conversion_unknown) == DTB_DOUBT_CONVERSION_UNKNOWN &&
+              int(Doubt::conversion_unrecorded) == DTB_DOUBT_CONVERSION_UNRECORDED);
 
 namespace {
 
@@ -51,7 +52,7 @@ bool valid(std::span<const DrawRule> rules, const dtb_adjudication& c) {
     if (c.n_rules != rules.size() || !in_range(c.side_to_move, DTB_WHITE, DTB_BLACK)) return false;
     if (!in_range(c.rule, -1, n - 1) || !in_range(c.stronger_side, -1, DTB_BLACK)) return false;
     if (!in_range(c.basis, DTB_BASIS_NO_RULE, DTB_BASIS_SEARCH)) return false;
-    if (!in_range(c.doubt.kind, DTB_DOUBT_NONE, DTB_DOUBT_CONVERSION_UNKNOWN) || !in_range(c.doubt.rule, -1, n - 1))
+    if (!in_range(c.doubt.kind, DTB_DOUBT_NONE, DTB_DOUBT_CONVERSION_UNRECORDED) || !in_range(c.doubt.rule, -1, n - 1))
         return false;
     if (!counts_ok(c.kings, c.men) || !counts_ok(c.doubt.kings, c.doubt.men)) return false;
     if (std::memchr(c.doubt.missing_file, '\0', sizeof c.doubt.missing_file) == nullptr) return false;

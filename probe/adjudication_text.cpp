@@ -33,7 +33,12 @@ std::string doubt_text(std::span<const DrawRule> rules, const Adjudication& a) {
             break;
         case Doubt::conversion_unknown:
             text = into + ", where rule " + rule_id(rules, d.fresh_rule) + " starts a count of " +
-                   moves_text(d.fresh_moves) + ", and its manifest " + d.missing_file + " (longest win) is missing";
+                   moves_text(d.fresh_moves) + ", and its longest win is unknown: missing table " + d.missing_file;
+            break;
+        case Doubt::conversion_unrecorded:
+            text = into + ", where rule " + rule_id(rules, d.fresh_rule) + " starts a count of " +
+                   moves_text(d.fresh_moves) + ", and its longest win is unknown: " + d.missing_file +
+                   " (format version 1) does not record its longest win and loss: generate it again";
             break;
         case Doubt::conversion_longer:
             text = into + ", where wins take up to " + moves_text(d.longest_moves) + " but rule " +

@@ -16,7 +16,9 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 # The sources of the layers the probe stands on, as their targets list them.
-# The table writer is left out: the probe never writes, and it needs OpenMP.
+# The table writer, the whole-table reader and the atomic file writer are left
+# out: the probe never writes a file nor reads a table whole (and the writer
+# and the whole-table reader need OpenMP).
 set(portable_sources)
 foreach(layer dtb_rules dtb_format dtb_tables dtb_probe)
   get_target_property(layer_dir ${layer} SOURCE_DIR)
@@ -26,7 +28,7 @@ foreach(layer dtb_rules dtb_format dtb_tables dtb_probe)
     list(APPEND portable_sources ${source})
   endforeach()
 endforeach()
-list(FILTER portable_sources EXCLUDE REGEX "/format/writer\\.cpp$")
+list(FILTER portable_sources EXCLUDE REGEX "/format/(writer|whole_table|atomic_file)\\.cpp$")
 
 add_library(dtb_probe_install STATIC ${portable_sources})
 set_target_properties(dtb_probe_install PROPERTIES

@@ -19,7 +19,7 @@ Status status_of(format::ErrorCode code) {
 // scheme, would otherwise give wrong values with valid checksums.
 std::string header_mismatch(const format::Header& h, const TableName& name) {
     return with_variant(name.variant, [&]<class V>() -> std::string {
-        if (h.table.variant != name.variant) return "the header is for another variant";
+        if (h.table.variant != file_variant(name.variant)) return "the header is for another variant";
         if (h.table.metric != name.metric) return "the header is for another metric";
         if (!(h.table.material == file_material(name.signature))) return "the header is for another material";
         if (h.table.index_scheme != PositionIndex<V>::kVersion)
@@ -32,34 +32,6 @@ std::string header_mismatch(const format::Header& h, const TableName& name) {
             return "a WDL symbol above 2 (max_symbol " + std::to_string(h.max_symbol) + ")";
         return {};
     });
-}
-
-std::optional<TableName> parse_table_file_name(const std::string& name) {
-    const std::size_t dash = name.find('-');
-    const std::size_t dot = name.rfind('.');
-    if (dash == std::string::npos || dot == std::string::npos || dot < dash) return std::nullopt;
-    const auto variant = parse_variant(std::string_view(name).substr(0, dash));
-    if (!variant) return std::nullopt;
-    const std::string extension = name.substr(dot + 1);
-    format::Metric metric;
-    if (extension == "wdl")
-        metric = format::Metric::wdl;
-    else if (extension == "dtw")
-        metric = format::Metric::dtw;
-    else
-        return std::nullopt;
-    const auto sig = MaterialSignature::parse(std::string_view(name).substr(dash + 1, dot - dash - 1));
-    if (!sig) return std::nullopt;
-    // No side may have more pieces than it starts with (so the index of the
-    // signature exists, and every count fits the 6 bits of Tablebase::key).
-    const int per_side = with_variant(*variant, []<class V>() {
-        return V::Board::per_row * (V::Board::width / 2 - 1);
-    });
-    if (sig->pieces(0) > per_side || sig->pieces(1) > per_side) return std::nullopt;
-    // Only the canonical spelling ("KKvK", never "kkVk"): the probe looks
-    // tables up by that name.
-    if (table_file_name(*variant, *sig, metric) != name) return std::nullopt;
-    return TableName{*variant, *sig, metric};
 }
 
 std::uint32_t Tablebase::key(VariantId variant, const MaterialSignature& sig, format::Metric metric) {
@@ -141,6 +113,18 @@ Outcome<const OpenTable*> Tablebase::open_slot(Slot& slot) const {
     });
     slot.table.store(slot.owner.get(), std::memory_order_release);
     return slot.owner.get();
+}
+
+Outcome<TableExtremes> Tablebase::extremes(VariantId variant, const MaterialSignature& sig) const {
+    auto table = this->table(variant, sig, format::Metric::wdl);
+    if (!table) return table.take_error();
+    const format::TableFile& file = *(*table)->file;
+    const format::TableDescription& d = file.header().table;
+    if (d.longest_win == format::kNotRecorded)
+        return Failure{Status::missing_table, file.path().string() + " (format version " +
+                                                  std::to_string(file.header().format_version) +
+                                                  ") does not record its longest win and loss: generate it again"};
+    return TableExtremes{d.longest_win, d.longest_loss};
 }
 
 }  // namespace dtb::probe

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -24,18 +25,29 @@
 #include "probe/status.hpp"
 #include "tables/material_signature.hpp"
 #include "tables/position_index.hpp"
+#include "tables/table_names.hpp"
 #include "rules/variant.hpp"
 
 namespace dtb::probe {
 
-// A table file name in a directory: "russian-KKvK.wdl". nullopt for any
-// other name.
-struct TableName {
-    VariantId variant;
-    MaterialSignature signature;
-    format::Metric metric;
+using dtb::TableName;
+
+// The files an engine probes, WDL and DTW, by the one parser of table file
+// names (tables/table_names.hpp); nullopt for any other name, the
+// generator's exact (.raw) tables included.
+inline std::optional<TableName> parse_table_file_name(std::string_view name) {
+    auto parsed = dtb::parse_table_file_name(name);
+    if (!parsed || (parsed->metric != format::Metric::wdl && parsed->metric != format::Metric::dtw)) return std::nullopt;
+    return parsed;
+}
+
+// What a table's header records of its values (format version 2): the
+// longest win and the longest loss in plies for its side to move, -1 when
+// it has none.
+struct TableExtremes {
+    int longest_win = -1;
+    int longest_loss = -1;
 };
-std::optional<TableName> parse_table_file_name(const std::string& name);
 
 // What is wrong with a file named for `name` whose header is `h` (another
 // variant, metric, material, index scheme or position count, or WDL
@@ -69,6 +81,12 @@ public:
     // checked on first use: missing_table (naming the file), too_many_pieces,
     // or the reason the file was rejected (corrupt_table, io_error).
     Outcome<const OpenTable*> table(VariantId variant, const MaterialSignature& sig, format::Metric metric) const;
+
+    // The longest win and loss of `sig` (side to move first), from the
+    // header of its WDL table, opened on first use like table(): that
+    // table's failure when it is missing or rejected, and missing_table
+    // when it is a version 1 file, which does not record them.
+    Outcome<TableExtremes> extremes(VariantId variant, const MaterialSignature& sig) const;
 
     // The most pieces of any WDL table of `variant` present (0 if none).
     int max_pieces(VariantId variant) const { return max_pieces_[static_cast<int>(variant)]; }

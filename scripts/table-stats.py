@@ -6,26 +6,45 @@
 For each table: positions, wins, draws, losses, and how many wins (for the
 side to move) and losses end within N moves of the winning side, where the
 winner needs (DTW + 1) / 2 of its own moves when it is to move and DTW / 2
-when the other side is (docs/RULES.md 3.3). Layout of .raw: docs/FORMAT.md.
+when the other side is (docs/RULES.md 3.3). Layout of .raw: docs/FORMAT.md,
+"Exact tables"; needs the zstd program.
 """
 import collections
 import struct
+import subprocess
 import sys
+
+MAGIC = b"\x89DTB\r\n\x1a\n"
+METRIC_EXACT = 3
 
 
 def read_raw(path):
+    """The symbols of an exact table (a table file of metric 3) and its draw
+    code. The data section is the blocks' zstd frames one after the other,
+    which the zstd program decompresses as one stream."""
     with open(path, "rb") as f:
-        head = f.read(48)
-        if head[:8] != b"DTBRAW\x00\x01":
-            sys.exit(f"{path}: not a dtb raw table")
-        width = head[13]
-        count = struct.unpack_from("<Q", head, 24)[0]
-        data = f.read()
-    if len(data) != count * width:
+        head = f.read(128)
+        if head[:8] != MAGIC:
+            sys.exit(f"{path}: not a dtb table")
+        version, = struct.unpack_from("<I", head, 8)
+        metric, bits = head[17], head[18]
+        if version not in (1, 2) or metric != METRIC_EXACT or bits not in (8, 16):
+            sys.exit(f"{path}: not an exact table of a known format version")
+        count, per_block = struct.unpack_from("<QI", head, 32)
+        data_offset, data_size = struct.unpack_from("<QQ", head, 64)
+        f.seek(data_offset)
+        data = f.read(data_size)
+    raw = subprocess.run(["zstd", "-dcq"], input=data, stdout=subprocess.PIPE, check=True).stdout
+    if len(raw) != count * bits // 8:
         sys.exit(f"{path}: truncated")
-    if width == 1:
-        return data, 0xFE
-    return struct.unpack(f"<{count}H", data), 0xFFFE
+    if bits == 8:
+        return raw, 0xFE
+    values = []
+    for first in range(0, count, per_block):  # each block: low bytes, then high bytes
+        n = min(per_block, count - first)
+        block = raw[2 * first:2 * first + 2 * n]
+        values.extend(lo | hi << 8 for lo, hi in zip(block[:n], block[n:]))
+    return values, 0xFFFE
 
 
 def main():

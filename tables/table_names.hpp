@@ -1,15 +1,19 @@
-// What the table files of a signature are called and what their symbols
-// mean: the contract between the generator that writes them and the probe
-// that reads them (docs/FORMAT.md, "Table files of a signature").
+// What the files of a signature are called, the one parser of those names,
+// how the format's opaque header bytes (variant, material) are numbered,
+// and what the symbols mean: the contract between the generator that
+// writes the files and the probe that reads them (docs/FORMAT.md, "Files
+// of a signature").
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "format/format.hpp"
-#include "tables/material_signature.hpp"
 #include "rules/variant.hpp"
+#include "tables/material_signature.hpp"
 
 namespace dtb {
 
@@ -23,19 +27,49 @@ inline std::string manifest_file_name(VariantId variant, const MaterialSignature
     return table_basename(variant, sig) + ".json";
 }
 
-// "russian-KKKvK.wdl", "international-KMvK.dtw".
-inline std::string table_file_name(VariantId variant, const MaterialSignature& sig, format::Metric metric) {
-    std::string name = table_basename(variant, sig);
+// The extension of a metric's table files: "wdl", "dtw", "dtc", and "raw"
+// for the generator's exact values.
+inline std::string_view metric_extension(format::Metric metric) {
     switch (metric) {
-        case format::Metric::wdl: return name + ".wdl";
-        case format::Metric::dtw: return name + ".dtw";
-        default: return name + ".dtc";
+        case format::Metric::wdl: return "wdl";
+        case format::Metric::dtw: return "dtw";
+        case format::Metric::dtc: return "dtc";
+        case format::Metric::exact: return "raw";
     }
+    return "dtc";
 }
 
+// "russian-KKKvK.wdl", "international-KMvK.dtw", "russian-KvK.raw".
+inline std::string table_file_name(VariantId variant, const MaterialSignature& sig, format::Metric metric) {
+    return table_basename(variant, sig) + "." + std::string(metric_extension(metric));
+}
+
+// A table file name: "russian-KKvK.wdl".
+struct TableName {
+    VariantId variant;
+    MaterialSignature signature;
+    format::Metric metric;
+};
+
+// The one parser of table file names: the exact spelling table_file_name
+// writes (never "kkVk"), for a signature whose index exists (no side with
+// more pieces than it starts with); nullopt for any other name. Manifests
+// (".json") are not table files.
+std::optional<TableName> parse_table_file_name(std::string_view name);
+
+// The header's variant byte: 0 Russian, 1 international.
+inline std::uint8_t file_variant(VariantId variant) { return static_cast<std::uint8_t>(variant); }
+inline std::optional<VariantId> variant_from_file(std::uint8_t byte) {
+    if (byte > 1) return std::nullopt;
+    return static_cast<VariantId>(byte);
+}
+
+// The header's four material bytes: the side to move's men and kings, then
+// the other side's.
 inline format::Material file_material(const MaterialSignature& sig) {
     return {std::uint8_t(sig.men[0]), std::uint8_t(sig.kings[0]), std::uint8_t(sig.men[1]), std::uint8_t(sig.kings[1])};
 }
+inline MaterialSignature signature_from_file(const format::Material& m) { return {{m[0], m[2]}, {m[1], m[3]}}; }
 
 // WDL file symbols, for the side to move. Positions where the side to move
 // has a capture are don't-care: the probe resolves them by searching the
@@ -47,5 +81,8 @@ enum WdlSymbol : std::uint8_t { kWdlLoss = 0, kWdlDraw = 1, kWdlWin = 2 };
 // don't-care.
 inline std::uint16_t dtw_symbol(int plies) { return std::uint16_t(plies / 2); }
 inline int dtw_from_symbol(std::uint16_t symbol, bool win) { return 2 * int(symbol) + (win ? 1 : 0); }
+
+// Exact ("raw") file symbols are the generator's values (tables/values.hpp),
+// 8 or 16 bits, every position included.
 
 }  // namespace dtb

@@ -1,5 +1,5 @@
 // Read latency and write throughput of table files on synthetic tables
-// (tests/compress/synthetic.hpp), to choose the block size and zstd level.
+// (tests/format/synthetic.hpp), to choose the block size and zstd level.
 // Re-run on real tables once the generator writes them: the synthetic data
 // only approximates their structure. Run:
 //   build-bench/bin/compress_bench --benchmark_counters_tabular=true

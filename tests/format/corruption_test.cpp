@@ -145,13 +145,15 @@ TEST(Corruption, WrongMagic) {
 TEST(Corruption, UnknownVersion) {
     Fixture f;
     Header h = f.header;
-    h.format_version = 2;
-    auto damaged = f.bytes;
-    const auto encoded = encode_header(h);  // a valid checksum: the version alone must stop the reader
-    std::copy(encoded.begin(), encoded.end(), damaged.begin());
-    const Error e = f.expect_open_fails(damaged);
-    EXPECT_EQ(e.code, ErrorCode::unsupported_version);
-    EXPECT_NE(e.message.find("version 2"), std::string::npos) << e.message;
+    for (const std::uint32_t version : {0u, kFormatVersion + 1}) {
+        h.format_version = version;
+        auto damaged = f.bytes;
+        const auto encoded = encode_header(h);  // a valid checksum: the version alone must stop the reader
+        std::copy(encoded.begin(), encoded.end(), damaged.begin());
+        const Error e = f.expect_open_fails(damaged);
+        EXPECT_EQ(e.code, ErrorCode::unsupported_version);
+        EXPECT_NE(e.message.find("version " + std::to_string(version)), std::string::npos) << e.message;
+    }
 }
 
 // Fields that are wrong although the header checksum matches (a buggy or
@@ -173,9 +175,11 @@ TEST(Corruption, FieldsOutOfRangeWithAValidChecksum) {
     expect_header_error(with([](Header& h) { h.flags = 1; }), "reserved flag");
     expect_header_error(with([](Header& h) { h.flags = 0x80000000u; }), "reserved flag");
     expect_header_error(with([](Header& h) { h.symbol_bits = 3; }), "symbol size");
-    expect_header_error(with([](Header& h) { h.table.metric = static_cast<Metric>(3); }), "metric");
-    expect_header_error(with([](Header& h) { h.table.variant = static_cast<VariantId>(2); }), "variant");
-    expect_header_error(with([](Header& h) { h.table.material.other_men = 60; }), "pieces");
+    expect_header_error(with([](Header& h) { h.table.metric = static_cast<Metric>(4); }), "metric");
+    // The variant and the material are opaque here: the table layer checks
+    // them against the file's name (probe/tablebase.cpp, header_mismatch).
+    expect_header_error(with([](Header& h) { h.table.longest_win = -2; }), "longest win or loss");
+    expect_header_error(with([](Header& h) { h.table.longest_loss = -7; }), "longest win or loss");
     expect_header_error(with([](Header& h) { h.positions_per_block = 96; }), "positions per block");
     expect_header_error(with([](Header& h) { h.positions_per_block = 32; }), "positions per block");
     expect_header_error(with([](Header& h) { h.position_count += 64; }), "block count");
@@ -189,11 +193,38 @@ TEST(Corruption, FieldsOutOfRangeWithAValidChecksum) {
     expect_header_error(with([](Header& h) { h.max_symbol = 70000; }), "max symbol");
 
     // Reserved bytes are not in Header: set them directly, then reseal.
-    for (const std::size_t offset : {std::size_t{19}, std::size_t{108}, std::size_t{119}}) {
+    for (const std::size_t offset : {std::size_t{19}, std::size_t{116}, std::size_t{119}}) {
         auto damaged = f.bytes;
         damaged[offset] = 1;
         reseal_header(damaged);
         expect_header_error(f.expect_open_fails(damaged), "reserved bytes");
+    }
+}
+
+// Version 1 files (before the longest win and loss) still open, with those
+// fields not recorded; their bytes 108 to 119 are reserved and must be zero.
+TEST(Corruption, VersionOneHeaders) {
+    Fixture f;
+    Header h = f.header;
+    h.format_version = 1;
+    auto old = f.bytes;
+    const auto encoded = encode_header(h);
+    std::copy(encoded.begin(), encoded.end(), old.begin());
+    EXPECT_EQ(get64(old, 108), 0u) << "a version 1 header keeps the longest win and loss out";
+    testing::write_bytes(f.bad, old);
+    auto t = TableFile::open(f.bad, nullptr);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ((*t)->header().format_version, 1u);
+    EXPECT_EQ((*t)->header().table.longest_win, kNotRecorded);
+    EXPECT_EQ((*t)->header().table.longest_loss, kNotRecorded);
+    EXPECT_FALSE((*t)->verify().has_value());
+    for (const std::size_t offset : {std::size_t{108}, std::size_t{112}}) {
+        auto damaged = old;
+        damaged[offset] = 1;
+        reseal_header(damaged);
+        const Error e = f.expect_open_fails(damaged);
+        EXPECT_EQ(e.code, ErrorCode::corrupt_header) << e.message;
+        EXPECT_NE(e.message.find("reserved bytes"), std::string::npos) << e.message;
     }
 }
 

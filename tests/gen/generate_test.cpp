@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "format/table_file.hpp"
 #include "gen/generate.hpp"
 #include "gen/raw_table.hpp"
 #include "gen/verify.hpp"
@@ -69,6 +70,35 @@ TEST(Generate, ThreadCountDoesNotChangeABit) {
         ASSERT_GT(a.size(), 10u);
         for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs";
     }
+}
+
+// Every file of a table records its longest win and loss (format version
+// 2), the same as its manifest; and the manifest is the documented JSON.
+TEST(Generate, HeadersRecordTheLongestWinAndLoss) {
+    ScratchDir dir("longest");
+    const auto built = generate(VariantId::Russian, 3, dir.path(), 1, 0);
+    ASSERT_FALSE(built.empty());
+    bool some_win = false, some_loss = false;
+    for (const TableStats& s : built) {
+        const RawTableHeader raw = read_raw_header(raw_table_path(dir.path(), VariantId::Russian, s.signature));
+        EXPECT_EQ(raw.longest_win, s.longest_win) << s.signature.name();
+        EXPECT_EQ(raw.longest_loss, s.longest_loss) << s.signature.name();
+        for (const format::Metric m : {format::Metric::wdl, format::Metric::dtw}) {
+            auto file = format::TableFile::open(dir.path() / table_file_name(VariantId::Russian, s.signature, m), nullptr);
+            ASSERT_TRUE(file.ok()) << file.error().message;
+            EXPECT_EQ((*file)->header().format_version, format::kFormatVersion);
+            EXPECT_EQ((*file)->header().table.longest_win, s.longest_win) << s.signature.name();
+            EXPECT_EQ((*file)->header().table.longest_loss, s.longest_loss) << s.signature.name();
+        }
+        some_win = some_win || s.longest_win > 0;
+        some_loss = some_loss || s.longest_loss > 0;
+        const std::string manifest = read_file(manifest_path(dir.path(), VariantId::Russian, s.signature));
+        EXPECT_EQ(manifest, manifest_json(VariantId::Russian, s));
+        EXPECT_EQ(manifest.rfind("{\n  \"variant\": \"russian\",\n  \"signature\": \"" + s.signature.name() + "\",", 0), 0u)
+            << manifest;
+        EXPECT_FALSE(fs::exists(manifest_path(dir.path(), VariantId::Russian, s.signature).string() + ".tmp"));
+    }
+    EXPECT_TRUE(some_win && some_loss);
 }
 
 TEST(Generate, ResumesAfterAnInterruption) {

@@ -11,8 +11,12 @@
 
 #include <climits>
 #include <cstring>
+#include <fstream>
 #include <unordered_map>
 
+#include "format/little_endian.hpp"
+#include "gen/generate.hpp"
+#include "gen/raw_table.hpp"
 #include "probe/adjudication_abi.hpp"
 #include "probe/adjudication_text.hpp"
 #include "tests/probe/test_support.hpp"
@@ -296,7 +300,7 @@ TEST(Adjudicate, VerdictRefusesWhatAdjudicateDidNotWrite) {
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.moves_needed = -1; }));
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.side_to_move = 2; }));
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.kings[0] = -1; }));
-    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.doubt.kind = 4; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.doubt.kind = DTB_DOUBT_CONVERSION_UNRECORDED + 1; }));
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.doubt.rule = 8; }));
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.doubt.men[1] = 1000; }));
     EXPECT_TRUE(
@@ -367,13 +371,15 @@ TEST(Adjudicate, ACountThatACrowningRestartsIsNotSettledByDtw) {
     EXPECT_EQ(verdict_through_c(*searched), verdict(*searched));
 }
 
-TEST(Adjudicate, AWinThatFitsIsNotProvenWithoutTheManifests) {
+TEST(Adjudicate, AWinThatFitsIsNotProvenWithoutTheLongestWins) {
     // Thirteen moves of three kings: a capture on the way could lead into
-    // KKvK, whose fresh count is 5 moves. The manifests show KKvK's wins
-    // all take 4 moves or fewer; without them the answer is not proven.
+    // KKvK, whose fresh count is 5 moves. The header of KKvK's WDL table
+    // shows its wins all take 4 moves or fewer; without that table the
+    // answer is not proven.
     const ScratchDir copy;
     for (const auto& entry : std::filesystem::directory_iterator(tables())) {
         const std::string name = entry.path().filename().string();
+        if (name == "russian-KKvK.wdl") continue;
         if (name.rfind("russian-", 0) == 0 && (name.ends_with(".wdl") || name.ends_with(".dtw")))
             std::filesystem::copy_file(entry.path(), copy / name);
     }
@@ -386,7 +392,8 @@ TEST(Adjudicate, AWinThatFitsIsNotProvenWithoutTheManifests) {
     ASSERT_TRUE(a.ok()) << a.error().message;
     EXPECT_TRUE(a->winnable);
     EXPECT_FALSE(a->exact);
-    EXPECT_NE(verdict(*a).find(".json (longest win) is missing"), std::string::npos) << verdict(*a);
+    EXPECT_NE(verdict(*a).find("longest win is unknown: missing table russian-KKvK.wdl"), std::string::npos)
+        << verdict(*a);
     EXPECT_EQ(a->doubt.kind, probe::Doubt::conversion_unknown);
     EXPECT_EQ(verdict_through_c(*a), verdict(*a));
     // With them it is.
@@ -395,6 +402,57 @@ TEST(Adjudicate, AWinThatFitsIsNotProvenWithoutTheManifests) {
     ASSERT_TRUE(b.ok());
     EXPECT_TRUE(b->exact);
     EXPECT_EQ(b->basis, probe::Basis::dtw);
+}
+
+// The longest win and loss come from the WDL headers: the same as the
+// generator's exact tables record. A version 1 WDL table (which records
+// none) still probes, but leaves the longest win unknown, and says why.
+TEST(Adjudicate, LongestWinsComeFromTheTableHeaders) {
+    auto tb = probe::Tablebase::open({tables()}, 16 << 20);
+    ASSERT_TRUE(tb.ok());
+    for (const char* name : {"KKvK", "KvKK", "KKKvK", "KvKKK"}) {
+        const MaterialSignature sig = *MaterialSignature::parse(name);
+        const auto e = (*tb)->extremes(VariantId::Russian, sig);
+        ASSERT_TRUE(e.ok()) << e.error().message;
+        const RawTableHeader raw = read_raw_header(raw_table_path(tables(), VariantId::Russian, sig));
+        EXPECT_EQ(e->longest_win, raw.longest_win) << name;
+        EXPECT_EQ(e->longest_loss, raw.longest_loss) << name;
+    }
+
+    const ScratchDir copy;
+    for (const auto& entry : std::filesystem::directory_iterator(tables())) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("russian-", 0) == 0 && (name.ends_with(".wdl") || name.ends_with(".dtw")))
+            std::filesystem::copy_file(entry.path(), copy / name);
+    }
+    {
+        // russian-KKvK.wdl as a version 1 file: bytes 108..119 zero, header checksum made valid again.
+        std::fstream f(copy / "russian-KKvK.wdl", std::ios::in | std::ios::out | std::ios::binary);
+        std::vector<std::uint8_t> header(128);
+        f.read(reinterpret_cast<char*>(header.data()), 128);
+        header[8] = 1;
+        std::fill(header.begin() + 108, header.begin() + 120, std::uint8_t{0});
+        format::put_u64(header.data() + 120, format::section_checksum({header.data(), 120}));
+        f.seekp(0);
+        f.write(reinterpret_cast<const char*>(header.data()), 128);
+    }
+    auto old = probe::Tablebase::open({copy.path()}, 16 << 20);
+    ASSERT_TRUE(old.ok());
+    const auto e = (*old)->extremes(VariantId::Russian, *MaterialSignature::parse("KKvK"));
+    ASSERT_FALSE(e.ok());
+    EXPECT_NE(e.error().message.find("does not record its longest win and loss"), std::string::npos)
+        << e.error().message;
+    probe::AdjudicateOptions o;
+    o.moves_played = 2;
+    o.search_nodes = 0;
+    auto a = probe::adjudicate(**old, parse_fen<Russian>("W:WKf8,Ke7,Kh6:BKb8"), o);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    EXPECT_TRUE(a->winnable);
+    EXPECT_FALSE(a->exact);
+    EXPECT_NE(verdict(*a).find("russian-KKvK.wdl (format version 1) does not record"), std::string::npos)
+        << verdict(*a);
+    EXPECT_EQ(a->doubt.kind, probe::Doubt::conversion_unrecorded);
+    EXPECT_EQ(verdict_through_c(*a), verdict(*a));
 }
 
 // Plain minimax over moves and DrawCounts, no tables: can `stronger` end

@@ -218,7 +218,7 @@ TEST_F(Damaged, WrongMagic) {
 
 TEST_F(Damaged, WrongVersion) {
     auto bytes = pristine(target);
-    bytes[8] = 2;  // format_version 2, header checksum made valid again
+    bytes[8] = 3;  // format_version 3 (newer than this build), header checksum made valid again
     const std::uint64_t sum = format::section_checksum({bytes.data(), 120});
     std::memcpy(bytes.data() + 120, &sum, 8);
     write_damaged(target, bytes);
@@ -228,6 +228,23 @@ TEST_F(Damaged, WrongVersion) {
     EXPECT_EQ(dtb_probe_wdl(tb, &pos, &v), DTB_CORRUPT_TABLE);
     EXPECT_NE(tb.error().find("unsupported format version"), std::string::npos) << tb.error();
     EXPECT_NE(tb.error().find((dir / target).string()), std::string::npos) << tb.error();
+}
+
+// A version 1 file (no longest win and loss in its header) still probes:
+// tables written before format version 2 keep working.
+TEST_F(Damaged, VersionOneTablesStillProbe) {
+    for (const std::string name : {"russian-KKvK.wdl", "russian-KKvK.dtw"}) {
+        auto bytes = pristine(name);
+        bytes[8] = 1;
+        std::fill(bytes.begin() + 108, bytes.begin() + 116, std::uint8_t{0});  // reserved in version 1
+        const std::uint64_t sum = format::section_checksum({bytes.data(), 120});
+        std::memcpy(bytes.data() + 120, &sum, 8);
+        write_damaged(name, bytes);
+    }
+    const Tally t = probe_all(target, 3);
+    EXPECT_EQ(t.errors, 0u);
+    EXPECT_GT(t.quiet_right, 0u);
+    EXPECT_GT(t.quiet_dtw_right, 0u);
 }
 
 // KKvK and KvKK have the same number of positions (14880): only the

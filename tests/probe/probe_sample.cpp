@@ -8,10 +8,8 @@
 // pieces, either side to move. Each must get the raw value (WDL and DTW);
 // every 8th also gets its best move checked: the raw value of the position
 // it leads to must realise the DTW. Raw symbols are read one at a time
-// (pread), so no table is loaded whole. Exit status 0 if all agree, 1 if
+// (through a block cache), so no table is loaded whole. Exit status 0 if all agree, 1 if
 // not, 2 on bad usage.
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -25,7 +23,9 @@
 
 #include "dtb/probe.h"
 #include "gen/generate.hpp"
+#include "format/table_file.hpp"
 #include "gen/raw_table.hpp"
+#include "tables/table_names.hpp"
 #include "tables/values.hpp"
 #include "probe/convert.hpp"
 #include "tables/position_index.hpp"
@@ -42,51 +42,43 @@ struct Options {
     int threads = 2;
 };
 
-// Reads single values from the raw tables of a directory.
+// Reads single values from the raw (exact) tables of a directory, through
+// the format's reader and one block cache.
 template <class V>
 class RawValues {
 public:
-    RawValues(const std::filesystem::path& dir, VariantId variant) : dir_(dir), variant_(variant) {}
-    ~RawValues() {
-        for (auto& [sig, t] : tables_) ::close(t.fd);
-    }
-    RawValues(const RawValues&) = delete;
-    RawValues& operator=(const RawValues&) = delete;
+    RawValues(const std::filesystem::path& dir, VariantId variant)
+        : dir_(dir), variant_(variant), cache_(std::make_shared<format::BlockCache>(std::size_t{1} << 30)) {}
 
     // The raw value of `pos` for its side to move (0 when it has no piece).
     int value(const Position<V>& pos) {
         if (!pos.pieces[pos.side_to_move]) return 0;
         const Position<V> normal = normalize(pos);
         const Table& t = table(signature_of(normal));
-        const std::uint64_t i = t.index.rank(normal);
-        std::uint8_t bytes[2] = {0, 0};
-        const off_t at = off_t(kRawHeaderSize + i * std::uint64_t(t.header.symbol_bytes));
-        if (::pread(t.fd, bytes, std::size_t(t.header.symbol_bytes), at) != t.header.symbol_bytes)
-            throw std::runtime_error("cannot read " + t.path.string());
-        return t.header.symbol_bytes == 1 ? decode_value(bytes[0])
-                                          : decode_value(std::uint16_t(bytes[0] | (bytes[1] << 8)));
+        const auto symbol = t.file->read(t.index.rank(normal));
+        if (!symbol) throw std::runtime_error(symbol.error().message);
+        return t.file->header().symbol_bits == 8 ? decode_value(std::uint8_t(*symbol)) : decode_value(*symbol);
     }
 
 private:
     struct Table {
-        std::filesystem::path path;
-        RawTableHeader header;
+        std::unique_ptr<format::TableFile> file;
         PositionIndex<V> index;
-        int fd;
     };
     const Table& table(const MaterialSignature& sig) {
         std::lock_guard lock(mutex_);
         auto it = tables_.find(sig);
         if (it != tables_.end()) return it->second;
         const auto path = raw_table_path(dir_, variant_, sig);
-        const RawTableHeader header = read_raw_header(path);
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw std::runtime_error("cannot open " + path.string());
-        return tables_.emplace(sig, Table{path, header, PositionIndex<V>(sig), fd}).first->second;
+        read_raw_header(path);  // checks that it is an exact table
+        auto file = format::TableFile::open(path, cache_);
+        if (!file) throw std::runtime_error(file.error().message);
+        return tables_.emplace(sig, Table{std::move(*file), PositionIndex<V>(sig)}).first->second;
     }
 
     std::filesystem::path dir_;
     VariantId variant_;
+    std::shared_ptr<format::BlockCache> cache_;
     std::mutex mutex_;
     std::map<MaterialSignature, Table> tables_;  // nodes never move: references stay valid
 };
@@ -106,14 +98,12 @@ int run(const Options& o) {
     // The tables to sample, weighted by their sizes.
     std::vector<MaterialSignature> sigs;
     std::vector<std::uint64_t> sizes;
-    const std::string prefix = std::string(V::name) + "-";
     for (const auto& entry : std::filesystem::directory_iterator(o.dir)) {
-        const std::string name = entry.path().filename().string();
-        if (!name.starts_with(prefix) || !name.ends_with(".raw")) continue;
-        const auto sig = MaterialSignature::parse(name.substr(prefix.size(), name.size() - prefix.size() - 4));
-        if (!sig || sig->total() != o.pieces) continue;
-        sigs.push_back(*sig);
-        sizes.push_back(PositionIndex<V>(*sig).size());
+        const auto name = parse_table_file_name(entry.path().filename().string());
+        if (!name || name->variant != o.variant || name->metric != format::Metric::exact) continue;
+        if (name->signature.total() != o.pieces) continue;
+        sigs.push_back(name->signature);
+        sizes.push_back(PositionIndex<V>(name->signature).size());
     }
     if (sigs.empty()) {
         std::cerr << "probe_sample: no " << o.pieces << "-piece " << V::name << " raw tables in " << o.dir << '\n';

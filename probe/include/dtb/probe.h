@@ -225,7 +225,8 @@ enum {
     DTB_DOUBT_NEEDS_DTC = 1,         /* a conversion starts the count again; whether the stronger side can
                                         force one in time and still win needs the distance to conversion */
     DTB_DOUBT_CONVERSION_LONGER = 2, /* a conversion may lead into material whose wins outlast the count it starts */
-    DTB_DOUBT_CONVERSION_UNKNOWN = 3 /* ... into material whose longest win the tables do not tell */
+    DTB_DOUBT_CONVERSION_UNKNOWN = 3,   /* ... into material whose WDL table is missing or unreadable */
+    DTB_DOUBT_CONVERSION_UNRECORDED = 4 /* ... whose WDL table (format version 1) does not record its longest win */
 };
 
 /* One rule of the variant at the position. id and title are the rules
@@ -252,7 +253,7 @@ typedef struct dtb_doubt {
     int longest_moves; /* CONVERSION_LONGER: the longest win there, in moves of the stronger side */
     int kings[2];      /* CONVERSION_*: the material converted into: [0] the stronger side, [1] the other */
     int men[2];
-    char missing_file[64]; /* CONVERSION_UNKNOWN: the file that would tell (a file name); "" otherwise */
+    char missing_file[64]; /* CONVERSION_UNKNOWN, _UNRECORDED: the WDL table that would tell (a file name); "" otherwise */
 } dtb_doubt;
 
 typedef struct dtb_adjudication {
