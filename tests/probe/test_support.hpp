@@ -100,7 +100,7 @@ template <class V>
 dtb_position c_position(const Position<V>& pos) {
     dtb_position c{};
     for (int sq = 0; sq < V::Board::squares; ++sq) {
-        const Bitboard b = bit(V::Board::bit_of(sq));
+        const Bitboard b = bit(V::Board::bit_of(Square{sq}));
         if (pos.pieces[White] & b) c.white |= std::uint64_t{1} << sq;
         if (pos.pieces[Black] & b) c.black |= std::uint64_t{1} << sq;
         if (pos.kings & b) c.kings |= std::uint64_t{1} << sq;
