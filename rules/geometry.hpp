@@ -2,7 +2,8 @@
 //
 // Squares are numbered as in PDN: 0-based index i = (PDN number - 1), row by
 // row from Black's side (row 0 holds squares 1..W/2), left to right as White
-// sees the board. Even rows start on file b, odd rows on file a.
+// sees the board. Even rows start on file b, odd rows on file a. A Square
+// holds that index, a BitIndex a bit of the layout below (rules/square.hpp).
 //
 // Bit layout ("ghost squares"): bit(i) = i + i / W, so after every two rows
 // one bit is left unused. With it the four diagonal steps are the same shift
