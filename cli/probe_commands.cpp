@@ -14,6 +14,7 @@
 
 #include "dtb/probe.h"
 #include "cli/c_api.hpp"
+#include "probe/convert.hpp"
 #include "probe/table_inventory.hpp"
 #include "cli/options.hpp"
 #include "rules/notation.hpp"
@@ -121,7 +122,7 @@ void print_report(const ProbeReport& r) {
     const bool white = r.position.side_to_move == DTB_WHITE;
     const char* side = white ? "White" : "Black";
     const char* other = white ? "Black" : "White";
-    with_variant(r.position.variant == DTB_RUSSIAN ? VariantId::Russian : VariantId::International, [&]<class V>() {
+    with_variant(*probe::variant_from_c(r.position.variant), [&]<class V>() {
         std::cout << board_diagram(parse_fen<V>(r.fen));
     });
     std::cout << "FEN:       " << r.fen << '\n';

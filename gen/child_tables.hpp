@@ -27,7 +27,7 @@ public:
     bool has(const MaterialSignature& sig) const { return find(sig) != nullptr; }
 
     // The value of `pos` for its side to move: a distance in plies or
-    // kDrawValue. A side with no pieces left has lost (distance 0).
+    // kDraw. A side with no pieces left has lost (distance 0).
     int value(const Position<V>& pos) const {
         if (!pos.pieces[pos.side_to_move]) return 0;
         const Position<V> normal = normalize(pos);

@@ -120,7 +120,7 @@ TableStats stats_of(const std::vector<T>& values, const MaterialSignature& sig) 
     s.positions = values.size();
     for (T v : values) {
         const int d = decode_value(v);
-        if (d == kDrawValue) {
+        if (d == kDraw) {
             ++s.draws;
         } else if (is_win(d)) {
             ++s.wins;

@@ -34,7 +34,7 @@ struct RawTable {
     std::vector<std::uint8_t> bytes;   // symbol_bytes == 1
     std::vector<std::uint16_t> words;  // symbol_bytes == 2
 
-    // Decoded value of position i: a distance, or kDrawValue.
+    // Decoded value of position i: a distance, or kDraw.
     int value(std::uint64_t i) const;
 };
 

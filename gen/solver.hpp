@@ -7,7 +7,7 @@
 // already solved tables) promise:
 //   odd d        a win in d plies at most (an exit wins)
 //   even e       a loss in at least e plies, if every plain move loses too
-//   kDraw        cannot lose (an exit draws)
+//   kDrawSymbol  cannot lose (an exit draws)
 //   kUnknown     nothing yet
 //
 // Level n = 0, 1, 2, ...:
@@ -124,7 +124,7 @@ public:
             Side& side = sides_[s];
 #pragma omp parallel for schedule(static) if (side.values.size() > 64 * parallel_words_)
             for (std::uint64_t i = 0; i < side.values.size(); ++i)
-                if (!side.resolved.test(i)) side.values[i] = Codec::kDraw;
+                if (!side.resolved.test(i)) side.values[i] = Codec::kDrawSymbol;
             side.resolved = Bitmap();
             side.selected = Bitmap();
         }
@@ -189,29 +189,18 @@ private:
                         Gen::generate_crownings(pos, exits);
                         plain = Gen::count(pos) - int(exits.size());
                     }
-                    int best_win = -1, worst_loss = -1;
-                    bool draw = false;
-                    for (const Move& m : exits) {
-                        const int v = children.value(pos.after(m));
-                        if (v == kDrawValue)
-                            draw = true;
-                        else if (is_loss(v))
-                            best_win = best_win < 0 ? v + 1 : std::min(best_win, v + 1);
-                        else
-                            worst_loss = std::max(worst_loss, v + 1);
-                    }
-                    if (best_win > Codec::kMaxDistance || worst_loss > Codec::kMaxDistance) overflow = true;
+                    ChildValues exit_values;
+                    for (const Move& m : exits) exit_values.add(children.value(pos.after(m)));
+                    if (exit_values.fastest_win > Codec::kMaxDistance || exit_values.longest_loss > Codec::kMaxDistance)
+                        overflow = true;
+                    // With no plain move the exits are every move: the value
+                    // rule decides now (no move at all: lost now). Otherwise
+                    // what the exits offer is a promise the levels weigh
+                    // against the plain moves; no exit promises nothing.
                     T value = Codec::kUnknown;
-                    if (best_win >= 0)
-                        value = T(best_win);
-                    else if (draw)
-                        value = Codec::kDraw;
-                    else if (worst_loss >= 0)
-                        value = T(worst_loss);
-                    else if (plain == 0)
-                        value = 0;  // no move at all: lost now
+                    if (plain == 0 || !exit_values.empty()) value = encode_value<T>(exit_values.value());
                     if (plain == 0) resolved_bits |= bit(int(i % 64));
-                    if (value != Codec::kUnknown && value != Codec::kDraw)
+                    if (value != Codec::kUnknown && value != Codec::kDrawSymbol)
                         max_pending = std::max(max_pending, int(value));
                     side.values[i] = value;
                 }
@@ -246,7 +235,7 @@ private:
                                         : next.index.rank(child);
             if (!next.resolved.test(c)) return false;
             const T v = load(next.values[c]);
-            return v != Codec::kDraw && v % 2 == 1 && v <= longest;
+            return is_win(decode_value(v)) && v <= longest;
         });
     }
 
@@ -361,14 +350,16 @@ private:
                     for_each_predecessor(after, prev.index, [&](std::uint64_t q, auto&& make_position) {
                         if (prev.resolved.test(q)) return;
                         const T v = load(prev.values[q]);
+                        // What the position holds so far (kUnknown: nothing)
+                        // against what this move offers, by the value rule.
                         if (losses) {
                             // A move into a loss at n wins at n+1 at the latest.
-                            if (v != Codec::kUnknown && v != Codec::kDraw && v % 2 == 1 && v <= n + 1) return;
+                            if (v != Codec::kUnknown && !better(n + 1, decode_value(v))) return;
                             store(prev.values[q], T(n + 1));
                         } else {
                             // A move into a win at n: lost at n+1 if every other
                             // move loses too and no exit holds out longer.
-                            if (v == Codec::kDraw || (v != Codec::kUnknown && (v % 2 == 1 || v > n + 1))) return;
+                            if (v != Codec::kUnknown && better(decode_value(v), n + 1)) return;
                             if (!plain_moves_all_lose(make_position(), ps, n)) return;
                             store(prev.values[q], T(n + 1));
                             prev.resolved.set(q);

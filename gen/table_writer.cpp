@@ -63,12 +63,12 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
         capture_count += std::uint64_t(popcount(capture_bits.word(w)));
         for (std::uint64_t i = w * 64; i < std::min(n, (w + 1) * 64); ++i) {
             const int v = decode_value(values[i]);
-            if (v != kDrawValue) longest = std::max(longest, v);
+            if (v != kDraw) longest = std::max(longest, v);
         }
     }
     const auto is_capture = [&capture_bits](std::uint64_t i) { return capture_bits.test(i); };
     const auto is_draw_or_capture = [&](std::uint64_t i) {
-        return decode_value(values[i]) == kDrawValue || capture_bits.test(i);
+        return decode_value(values[i]) == kDraw || capture_bits.test(i);
     };
 
     // Settings measured on Russian 5- and 6-piece tables (BENCHMARKS.md):
@@ -95,7 +95,7 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
         format::SymbolSource<std::uint8_t>([values](std::uint64_t first, std::span<std::uint8_t> out) {
             for (std::size_t j = 0; j < out.size(); ++j) {
                 const int v = decode_value(values[first + j]);
-                out[j] = v == kDrawValue ? kWdlDraw : is_win(v) ? kWdlWin : kWdlLoss;
+                out[j] = v == kDraw ? kWdlDraw : is_win(v) ? kWdlWin : kWdlLoss;
             }
         }),
         format::DontCare::predicate(is_capture), wdl_options);
@@ -104,7 +104,7 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
     auto dtw_source = [values]<class S>(std::uint64_t first, std::span<S> out) {
         for (std::size_t j = 0; j < out.size(); ++j) {
             const int v = decode_value(values[first + j]);
-            out[j] = v == kDrawValue ? S(0) : S(dtw_symbol(v));
+            out[j] = v == kDraw ? S(0) : S(dtw_symbol(v));
         }
     };
     if (dtw_symbol(longest) <= 0xFF)

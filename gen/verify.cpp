@@ -6,12 +6,14 @@
 #include <chrono>
 #include <iostream>
 #include <mutex>
+#include <ranges>
 #include <set>
 
 #include "gen/child_tables.hpp"
 #include "gen/generate.hpp"
 #include "tables/signatures.hpp"
 #include "tables/table_names.hpp"
+#include "tables/values.hpp"
 #include "rules/notation.hpp"
 
 namespace dtb {
@@ -19,7 +21,7 @@ namespace dtb {
 namespace {
 
 std::string value_text(int v) {
-    if (v == kDrawValue) return "draw";
+    if (v == kDraw) return "draw";
     return std::string(is_win(v) ? "win in " : "loss in ") + std::to_string(v);
 }
 
@@ -28,20 +30,8 @@ template <class V>
 int value_from_successors(const Position<V>& pos, const ChildTables<V>& tables) {
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
-    int best_win = -1, longest_loss = -1;
-    bool draw = false;
-    for (const Move& m : moves) {
-        const int v = tables.value(pos.after(m));
-        if (v == kDrawValue)
-            draw = true;
-        else if (is_loss(v))
-            best_win = best_win < 0 ? v + 1 : std::min(best_win, v + 1);
-        else
-            longest_loss = std::max(longest_loss, v + 1);
-    }
-    if (best_win >= 0) return best_win;
-    if (draw) return kDrawValue;
-    return moves.empty() ? 0 : longest_loss;
+    const auto child_value = [&](const Move& m) { return tables.value(pos.after(m)); };
+    return value_from_children(moves | std::views::transform(child_value));
 }
 
 template <class V>

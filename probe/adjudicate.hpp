@@ -84,7 +84,7 @@ struct UnknownLongest {
 // is missing or does not record it (*unknown then says which and why).
 template <class V>
 std::optional<int> longest_win_moves(const Tablebase& tb, Material s, Material d, UnknownLongest* unknown) {
-    constexpr VariantId variant = Search<V>::kVariant;
+    constexpr VariantId variant = V::id;
     const MaterialSignature s_to_move{{s.men, d.men}, {s.kings, d.kings}};
     const auto own = tb.extremes(variant, s_to_move);
     const auto other = own ? tb.extremes(variant, s_to_move.mirror()) : own;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "dtb/probe.h"
@@ -13,6 +14,15 @@
 #include "rules/notation.hpp"
 
 namespace dtb::probe {
+
+// The C API's variant codes (DTB_RUSSIAN, DTB_INTERNATIONAL) and the rules'.
+constexpr int c_variant(VariantId variant) { return variant == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL; }
+// nullopt for a code that names no variant.
+constexpr std::optional<VariantId> variant_from_c(int variant) {
+    if (variant == DTB_RUSSIAN) return VariantId::Russian;
+    if (variant == DTB_INTERNATIONAL) return VariantId::International;
+    return std::nullopt;
+}
 
 // bit (n-1) = square n  <->  bit bit_of(n-1): the ghost layout's used bits
 // are the squares in order, so pdep/pext convert in one instruction.
@@ -71,7 +81,7 @@ dtb_position to_c(const Position<V>& pos) {
     c.black = to_pdn<V>(pos.pieces[Black]);
     c.kings = to_pdn<V>(pos.kings);
     c.side_to_move = pos.side_to_move == White ? DTB_WHITE : DTB_BLACK;
-    c.variant = V::Board::width == 8 ? DTB_RUSSIAN : DTB_INTERNATIONAL;
+    c.variant = c_variant(V::id);
     return c;
 }
 
@@ -88,13 +98,13 @@ inline void copy_text(const std::string& text, char* out, std::size_t size) {
 template <class V>
 dtb_move move_squares(const Move& m) {
     dtb_move c{};
-    c.from = square_number<V>(m.from);
-    c.to = square_number<V>(m.to);
+    c.from = square_number<V>(BitIndex{m.from});
+    c.to = square_number<V>(BitIndex{m.to});
     c.crowns = m.crowns ? 1 : 0;
     // bits_of runs in ghost-bit order, which is square order. A side has at
     // most DTB_MAX_CAPTURED pieces, so the array always has room.
     for (int b : bits_of{m.captured})
-        if (c.n_captured < DTB_MAX_CAPTURED) c.captured[c.n_captured++] = square_number<V>(b);
+        if (c.n_captured < DTB_MAX_CAPTURED) c.captured[c.n_captured++] = square_number<V>(BitIndex{b});
     return c;
 }
 

@@ -70,14 +70,6 @@ int guarded(const dtb_tablebase* tb, F&& body) noexcept {
     return tb ? tb->fail(failure) : int(failure.status);
 }
 
-// Runs f.template operator()<V>() for the variant of `variant`.
-template <class F>
-int with_c_variant(int variant, F&& f) {
-    if (variant == DTB_RUSSIAN) return std::forward<F>(f).template operator()<Russian>();
-    if (variant == DTB_INTERNATIONAL) return std::forward<F>(f).template operator()<International>();
-    return DTB_BAD_ARGUMENT;
-}
-
 Failure unknown_variant(int variant) {
     return Failure{Status::bad_argument, "unknown variant " + std::to_string(variant) +
                                              ": use DTB_RUSSIAN (0) or DTB_INTERNATIONAL (1)"};
@@ -90,14 +82,13 @@ int probe_position(dtb_tablebase* tb, const dtb_position* pos, bool out_ok, Body
     if (tb == nullptr) return DTB_BAD_ARGUMENT;
     return guarded(tb, [&]() -> int {
         if (pos == nullptr || !out_ok) return tb->fail({Status::bad_argument, "a NULL pointer argument"});
-        const int status = with_c_variant(pos->variant, [&]<class V>() -> int {
+        const auto variant = variant_from_c(pos->variant);
+        if (!variant) return tb->fail(unknown_variant(pos->variant));
+        return with_variant(*variant, [&]<class V>() -> int {
             auto p = from_c<V>(*pos);
             if (!p) return tb->fail(p.error());
             return body(Search<V>(*tb->tables), *p);
         });
-        if (status == DTB_BAD_ARGUMENT && pos->variant != DTB_RUSSIAN && pos->variant != DTB_INTERNATIONAL)
-            return tb->fail(unknown_variant(pos->variant));
-        return status;
     });
 }
 
@@ -154,8 +145,9 @@ int dtb_open(const char* const* dirs, size_t n_dirs, const dtb_options* opts, dt
 void dtb_close(dtb_tablebase* tb) { delete tb; }
 
 int dtb_max_pieces(const dtb_tablebase* tb, int variant) {
-    if (tb == nullptr || (variant != DTB_RUSSIAN && variant != DTB_INTERNATIONAL)) return 0;
-    return tb->tables->max_pieces(variant == DTB_RUSSIAN ? VariantId::Russian : VariantId::International);
+    const auto id = variant_from_c(variant);
+    if (tb == nullptr || !id) return 0;
+    return tb->tables->max_pieces(*id);
 }
 
 const char* dtb_error_message(const dtb_tablebase* tb) {
@@ -190,12 +182,14 @@ int dtb_position_from_fen(int variant, const char* fen, dtb_position* out, char*
         return DTB_BAD_ARGUMENT;
     }
     try {
-        const int status = with_c_variant(variant, [&]<class V>() {
-            *out = to_c(parse_fen<V>(fen));
-            return DTB_OK;
-        });
-        copy_text(status == DTB_OK ? "" : unknown_variant(variant).message, err, err_len);
-        return status;
+        const auto id = variant_from_c(variant);
+        if (!id) {
+            copy_text(unknown_variant(variant).message, err, err_len);
+            return DTB_BAD_ARGUMENT;
+        }
+        *out = with_variant(*id, [&]<class V>() { return to_c(parse_fen<V>(fen)); });
+        copy_text("", err, err_len);
+        return DTB_OK;
     } catch (const InputError& e) {
         copy_text(e.what(), err, err_len);
         return DTB_BAD_POSITION;
@@ -213,8 +207,10 @@ int dtb_position_from_fen(int variant, const char* fen, dtb_position* out, char*
 
 int dtb_position_to_fen(const dtb_position* pos, char* buf, size_t buf_len) {
     if (pos == nullptr || buf == nullptr) return DTB_BAD_ARGUMENT;
+    const auto variant = variant_from_c(pos->variant);
+    if (!variant) return DTB_BAD_ARGUMENT;
     return guarded(nullptr, [&]() -> int {
-        return with_c_variant(pos->variant, [&]<class V>() -> int {
+        return with_variant(*variant, [&]<class V>() -> int {
             // A finished game still has a FEN: only what no board can hold is refused.
             auto p = board_from_c<V>(*pos);
             if (!p) return int(p.error().status);
@@ -308,8 +304,10 @@ int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played,
 
 int dtb_adjudication_verdict(const dtb_adjudication* a, char* buf, size_t buf_len, size_t* needed) {
     if (a == nullptr || (buf == nullptr && buf_len > 0)) return DTB_BAD_ARGUMENT;
+    const auto variant = variant_from_c(a->variant);
+    if (!variant) return DTB_BAD_ARGUMENT;
     return guarded(nullptr, [&]() -> int {
-        return with_c_variant(a->variant, [&]<class V>() -> int {
+        return with_variant(*variant, [&]<class V>() -> int {
             const std::optional<Adjudication> adjudication = adjudication_from_c(V::draw_rules, *a);
             if (!adjudication) return DTB_BAD_ARGUMENT;
             const std::string text = verdict_text(V::draw_rules, *adjudication);
@@ -332,8 +330,10 @@ const char* dtb_rule_note(int why_not) {
 
 int dtb_position_after(const dtb_position* pos, const dtb_move* move, dtb_position* out) {
     if (pos == nullptr || move == nullptr || out == nullptr) return DTB_BAD_ARGUMENT;
+    const auto variant = variant_from_c(pos->variant);
+    if (!variant) return DTB_BAD_ARGUMENT;
     return guarded(nullptr, [&]() -> int {
-        return with_c_variant(pos->variant, [&]<class V>() -> int {
+        return with_variant(*variant, [&]<class V>() -> int {
             auto p = from_c<V>(*pos);
             if (!p) return int(p.error().status);
             auto m = from_c(*p, *move);

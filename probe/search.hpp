@@ -12,8 +12,9 @@
 //     signature's index, and read (WDL, then DTW for the distance).
 //
 // Values are plies to the end (odd: the side to move wins, even: it loses)
-// or kDraw, the generator's encoding (gen/values.hpp). Nothing here throws
-// on purpose; every failure names the table file involved.
+// or kDraw, the generator's encoding, and capture positions follow the
+// generator's value rule (tables/values.hpp). Nothing here throws on
+// purpose; every failure names the table file involved.
 #pragma once
 
 #include <optional>
@@ -25,28 +26,20 @@
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "tables/position_index.hpp"
+#include "tables/values.hpp"
 
 namespace dtb::probe {
 
-inline constexpr int kDraw = -1;
-
-// -1 loss, 0 draw, 1 win.
-inline int wdl_of(int value) { return value == kDraw ? 0 : value % 2 == 1 ? 1 : -1; }
-
-// The value for the side that moves into a position of value `child`.
-inline int value_before(int child) { return child == kDraw ? kDraw : child + 1; }
-
-// Whether value a is better than b for the side to move: the fastest win,
-// then a draw, then the longest loss.
-inline bool better(int a, int b) {
-    const auto rank = [](int v) { return v == kDraw ? 0 : v % 2 == 1 ? 1000000 - v : -1000000 + v; };
-    return rank(a) > rank(b);
-}
+// The value encoding and rule, as the probe's users name them.
+using dtb::better;
+using dtb::kDraw;
+using dtb::value_before;
+using dtb::wdl_of;
 
 template <class V>
 class Search {
 public:
-    static constexpr VariantId kVariant = V::Board::width == 8 ? VariantId::Russian : VariantId::International;
+    static constexpr VariantId kVariant = V::id;
 
     explicit Search(const Tablebase& tb) : tb_(tb) {}
 
@@ -71,14 +64,13 @@ public:
         if (!MoveGenerator<V>::has_capture(pos)) return read_value(pos);
         MoveList moves;
         MoveGenerator<V>::generate(pos, moves);
-        std::optional<int> best;
+        ChildValues children;
         for (const Move& m : moves) {
             auto child = value(pos.after(m));
             if (!child) return child;
-            const int mine = value_before(*child);
-            if (!best || better(mine, *best)) best = mine;
+            children.add(*child);
         }
-        return *best;  // a capture position has at least one move
+        return children.value();
     }
 
     struct RootMove {

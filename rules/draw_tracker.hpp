@@ -30,7 +30,7 @@ namespace dtb {
 template <class Board>
 constexpr Bitboard main_road() {
     Bitboard b = 0;
-    for (int file = 0; file < Board::width; ++file) b |= bit(Board::bit_of(Board::square_at(file, file + 1)));
+    for (int file = 0; file < Board::width; ++file) b |= bit(Board::bit_of(*Board::square_at(file, file + 1)));
     return b;
 }
 

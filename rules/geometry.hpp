@@ -2,7 +2,8 @@
 //
 // Squares are numbered as in PDN: 0-based index i = (PDN number - 1), row by
 // row from Black's side (row 0 holds squares 1..W/2), left to right as White
-// sees the board. Even rows start on file b, odd rows on file a.
+// sees the board. Even rows start on file b, odd rows on file a. A Square
+// holds that index, a BitIndex a bit of the layout below (rules/square.hpp).
 //
 // Bit layout ("ghost squares"): bit(i) = i + i / W, so after every two rows
 // one bit is left unused. With it the four diagonal steps are the same shift
@@ -14,9 +15,11 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 
 #include "rules/bitboard.hpp"
+#include "rules/square.hpp"
 
 namespace dtb {
 
@@ -38,34 +41,39 @@ struct Geometry {
     static constexpr int squares = W * W / 2;
     static constexpr int bit_count = squares + per_row - 1;
 
-    static constexpr int bit_of(int square) { return square + square / W; }
-    static constexpr int square_of(int bit_index) { return bit_index - bit_index / (W + 1); }
-
-    static constexpr int row_of(int square) { return square / per_row; }
-    // file 0 = a
-    static constexpr int file_of(int square) {
-        return 2 * (square % per_row) + (row_of(square) % 2 == 0 ? 1 : 0);
+    // Between the coordinate systems of rules/square.hpp.
+    static constexpr BitIndex bit_of(Square s) { return BitIndex{s.index + s.index / W}; }
+    static constexpr Square square_of(BitIndex b) { return Square{b.value - b.value / (W + 1)}; }
+    static constexpr int pdn_number(Square s) { return s.index + 1; }
+    // nullopt when no square has that number.
+    static constexpr std::optional<Square> square_numbered(int pdn_number) {
+        if (pdn_number < 1 || pdn_number > squares) return std::nullopt;
+        return Square{pdn_number - 1};
     }
+
+    static constexpr int row_of(Square s) { return s.index / per_row; }
+    // file 0 = a
+    static constexpr int file_of(Square s) { return 2 * (s.index % per_row) + (row_of(s) % 2 == 0 ? 1 : 0); }
     // rank 1 is White's first row
-    static constexpr int rank_of(int square) { return W - row_of(square); }
-    // -1 when (file, rank) is off the board or a light square
-    static constexpr int square_at(int file, int rank) {
-        if (file < 0 || file >= W || rank < 1 || rank > W) return -1;
+    static constexpr int rank_of(Square s) { return W - row_of(s); }
+    // nullopt when (file, rank) is off the board or a light square
+    static constexpr std::optional<Square> square_at(int file, int rank) {
+        if (file < 0 || file >= W || rank < 1 || rank > W) return std::nullopt;
         const int row = W - rank;
-        if ((file + row) % 2 == 0) return -1;  // light square
-        return row * per_row + file / 2;
+        if ((file + row) % 2 == 0) return std::nullopt;  // light square
+        return Square{row * per_row + file / 2};
     }
 
     static constexpr int step[4] = {-(per_row + 1), -per_row, per_row, per_row + 1};
 
     static constexpr Bitboard make_all() {
         Bitboard b = 0;
-        for (int s = 0; s < squares; ++s) b |= bit(bit_of(s));
+        for (int s = 0; s < squares; ++s) b |= bit(bit_of(Square{s}));
         return b;
     }
     static constexpr Bitboard make_row(int row) {
         Bitboard b = 0;
-        for (int s = row * per_row; s < (row + 1) * per_row; ++s) b |= bit(bit_of(s));
+        for (int s = row * per_row; s < (row + 1) * per_row; ++s) b |= bit(bit_of(Square{s}));
         return b;
     }
 

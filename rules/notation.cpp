@@ -31,106 +31,125 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 template <class V>
-std::string square_name(int bit_index) {
+std::string square_name(BitIndex b) {
     using Board = typename V::Board;
-    const int sq = Board::square_of(bit_index);
+    const Square sq = Board::square_of(b);
     if constexpr (V::algebraic_notation) {
         std::string name(1, char('a' + Board::file_of(sq)));
         name += std::to_string(Board::rank_of(sq));
         return name;
     } else {
-        return std::to_string(sq + 1);
+        return std::to_string(Board::pdn_number(sq));
     }
 }
 
 template <class V>
-int square_number(int bit_index) {
-    return V::Board::square_of(bit_index) + 1;
+int square_number(BitIndex b) {
+    return V::Board::pdn_number(V::Board::square_of(b));
 }
 
 template <class V>
-std::optional<int> parse_square(std::string_view text) {
+std::optional<BitIndex> parse_square(std::string_view text) {
     using Board = typename V::Board;
     if (text.empty()) return std::nullopt;
+    std::optional<Square> sq;
     if (std::isdigit(static_cast<unsigned char>(text[0]))) {
         const auto n = parse_number(text);
-        if (!n || *n < 1 || *n > Board::squares) return std::nullopt;
-        return Board::bit_of(*n - 1);
+        if (n) sq = Board::square_numbered(*n);
+    } else if (V::algebraic_notation && text.size() >= 2 && text.size() <= 3) {
+        const char file_char = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+        const auto rank = parse_number(text.substr(1));
+        if (file_char >= 'a' && file_char < 'a' + Board::width && rank) sq = Board::square_at(file_char - 'a', *rank);
     }
-    if (!V::algebraic_notation || text.size() < 2 || text.size() > 3) return std::nullopt;
-    const char file_char = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-    const auto rank = parse_number(text.substr(1));
-    if (file_char < 'a' || file_char >= 'a' + Board::width || !rank) return std::nullopt;
-    const int sq = Board::square_at(file_char - 'a', *rank);
-    if (sq < 0) return std::nullopt;
-    return Board::bit_of(sq);
+    if (!sq) return std::nullopt;
+    return Board::bit_of(*sq);
 }
 
 template <class V>
 Position<V> initial_position() {
-    return parse_fen<V>(V::Board::width == 8 ? "W:W21-32:B1-12" : "W:W31-50:B1-20");
+    return parse_fen<V>(V::initial_fen);
 }
 
 template <class V>
 void check_position(const Position<V>& pos) {
     using Board = typename V::Board;
-    const int max_per_side = Board::per_row * (Board::width / 2 - 1);
     for (Color c : {White, Black}) {
         const char* who = c == White ? "white" : "black";
-        if (popcount(pos.pieces[c]) > max_per_side)
+        if (popcount(pos.pieces[c]) > V::max_pieces_per_side)
             throw InputError(std::string("too many ") + who + " pieces: " + std::to_string(popcount(pos.pieces[c])) +
-                             " (a side has at most " + std::to_string(max_per_side) + ")");
+                             " (a side has at most " + std::to_string(V::max_pieces_per_side) + ")");
         const Bitboard misplaced = pos.men(c) & Board::promotion_row(c);
         if (misplaced)
-            throw InputError(std::string(who) + " man on " + square_name<V>(lowest_bit(misplaced)) +
+            throw InputError(std::string(who) + " man on " + square_name<V>(lowest_bit_index(misplaced)) +
                              ", its crowning row: it would be a king");
     }
     if (pos.pieces[White] & pos.pieces[Black])
-        throw InputError("square " + square_name<V>(lowest_bit(pos.pieces[White] & pos.pieces[Black])) +
+        throw InputError("square " + square_name<V>(lowest_bit_index(pos.pieces[White] & pos.pieces[Black])) +
                          " holds two pieces");
 }
 
+namespace {
+
+// Reads one PDN FEN: the side to move, then ':'-separated sections, each a
+// colour's list of squares ("W" or "B" and [K]square or [K]square-square
+// items separated by ',') or a move counter ("H" or "F" and a number) that
+// some programs add and that is read and ignored.
 template <class V>
-Position<V> parse_fen(std::string_view fen_text) {
-    std::string_view fen = trim(fen_text);
-    // Some programs end the FEN with '.' ("W:W31-50:B1-20.").
-    if (fen.size() > 1 && fen.back() == '.') fen = trim(fen.substr(0, fen.size() - 1));
-    auto fail = [&](std::size_t at, const std::string& what) -> InputError {
-        return InputError("bad FEN " + quoted(fen) + " at character " + std::to_string(at + 1) + ": " + what);
-    };
-    if (fen.empty()) throw InputError("bad FEN: it is empty");
+class FenReader {
+public:
+    explicit FenReader(std::string_view fen) : fen_(fen) {}
 
-    Position<V> pos;
-    std::size_t i = 0;
-    const char side = static_cast<char>(std::toupper(static_cast<unsigned char>(fen[0])));
-    if (side != 'W' && side != 'B') throw fail(0, "expected the side to move, 'W' or 'B'");
-    pos.side_to_move = side == 'W' ? White : Black;
-    i = 1;
+    Position<V> read() {
+        if (fen_.empty()) throw InputError("bad FEN: it is empty");
+        const char side = upper(fen_[0]);
+        if (side != 'W' && side != 'B') throw fail(0, "expected the side to move, 'W' or 'B'");
+        pos_.side_to_move = side == 'W' ? White : Black;
+        for (std::size_t i = 1; i < fen_.size();) i = read_section(i);
+        // "W" alone is no position; "W:W:B" is an empty board, said on purpose.
+        if (!seen_[White] && !seen_[Black])
+            throw InputError("bad FEN " + quoted(fen_) + ": no piece lists; expected ':W' and ':B' lists, like " +
+                             std::string(V::initial_fen));
+        try {
+            check_position(pos_);
+        } catch (const InputError& e) {
+            throw InputError("impossible position in FEN " + quoted(fen_) + ": " + e.what());
+        }
+        return pos_;
+    }
 
-    bool seen[2] = {false, false};
-    while (i < fen.size()) {
-        if (fen[i] != ':') throw fail(i, "expected ':' before a colour's list of squares");
+private:
+    static char upper(char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); }
+
+    InputError fail(std::size_t at, const std::string& what) const {
+        return InputError("bad FEN " + quoted(fen_) + " at character " + std::to_string(at + 1) + ": " + what);
+    }
+
+    // Reads the section whose ':' is at `i`; returns where the next begins.
+    std::size_t read_section(std::size_t i) {
+        if (fen_[i] != ':') throw fail(i, "expected ':' before a colour's list of squares");
         ++i;
-        if (i >= fen.size()) throw fail(i, "expected 'W' or 'B' after ':'");
-        const char tag = static_cast<char>(std::toupper(static_cast<unsigned char>(fen[i])));
-        const std::size_t section_end = std::min(fen.find(':', i), fen.size());
-        if (tag == 'H' || tag == 'F') {  // move counters some programs add: read and ignored
-            if (!parse_number(trim(fen.substr(i + 1, section_end - i - 1))))
+        if (i >= fen_.size()) throw fail(i, "expected 'W' or 'B' after ':'");
+        const char tag = upper(fen_[i]);
+        const std::size_t end = std::min(fen_.find(':', i), fen_.size());
+        if (tag == 'H' || tag == 'F') {
+            if (!parse_number(trim(fen_.substr(i + 1, end - i - 1))))
                 throw fail(i, std::string("expected a number after '") + tag + "'");
-            i = section_end;
-            continue;
+            return end;
         }
         if (tag != 'W' && tag != 'B') throw fail(i, "expected 'W' or 'B' to start a colour's list of squares");
         const Color color = tag == 'W' ? White : Black;
-        if (seen[color]) throw fail(i, std::string("the ") + (color == White ? "white" : "black") + " pieces are listed twice");
-        seen[color] = true;
-        ++i;
-        // Items: [K]square or [K]square-square (a range), separated by ','.
-        std::size_t item_start = i;
-        while (item_start < section_end) {
-            std::size_t item_end = std::min(fen.find(',', item_start), section_end);
-            if (item_end == std::string_view::npos) item_end = section_end;
-            std::string_view item = fen.substr(item_start, item_end - item_start);
+        if (seen_[color])
+            throw fail(i, std::string("the ") + (color == White ? "white" : "black") + " pieces are listed twice");
+        seen_[color] = true;
+        read_squares(color, i + 1, end);
+        return end;
+    }
+
+    // The items of one colour's list, in fen_[begin, end).
+    void read_squares(Color color, std::size_t begin, std::size_t end) {
+        for (std::size_t item_start = begin; item_start < end;) {
+            const std::size_t item_end = std::min(fen_.find(',', item_start), end);
+            std::string_view item = fen_.substr(item_start, item_end - item_start);
             std::size_t at = item_start;
             while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) {
                 item.remove_prefix(1);
@@ -138,43 +157,56 @@ Position<V> parse_fen(std::string_view fen_text) {
             }
             item = trim(item);
             if (item.empty()) {
-                if (item_end == section_end && item_start == i) break;  // a colour with no pieces
+                if (item_end == end && item_start == begin) return;  // a colour with no pieces
                 throw fail(at, "empty entry in the list of squares");
             }
-            Piece piece = Piece::Man;
-            if (item[0] == 'K' || item[0] == 'k') {
-                piece = Piece::King;
-                item.remove_prefix(1);
-                ++at;
-            }
-            const std::size_t dash = item.find('-');
-            const std::string_view first_text = item.substr(0, dash);
-            const auto first = parse_square<V>(first_text);
-            if (!first) throw fail(at, "not a square of the " + std::string(V::name) + " board: " + quoted(first_text));
-            int last_number = square_number<V>(*first);
-            if (dash != std::string_view::npos) {
-                const std::string_view last_text = item.substr(dash + 1);
-                const auto last = parse_square<V>(last_text);
-                if (!last) throw fail(at + dash + 1, "not a square: " + quoted(last_text));
-                last_number = square_number<V>(*last);
-                if (last_number < square_number<V>(*first))
-                    throw fail(at, "range " + quoted(item) + " runs backwards");
-            }
-            for (int n = square_number<V>(*first); n <= last_number; ++n) {
-                const int b = V::Board::bit_of(n - 1);
-                if (pos.occupied() & bit(b)) throw fail(at, "square " + square_name<V>(b) + " is listed twice");
-                pos.put(color, piece, b);
-            }
+            read_item(color, item, at);
             item_start = item_end + 1;
         }
-        i = section_end;
     }
-    try {
-        check_position(pos);
-    } catch (const InputError& e) {
-        throw InputError("impossible position in FEN " + quoted(fen) + ": " + e.what());
+
+    // One item, [K]square or [K]square-square (a range in PDN order), which
+    // starts at character `at`.
+    void read_item(Color color, std::string_view item, std::size_t at) {
+        using Board = typename V::Board;
+        Piece piece = Piece::Man;
+        if (item[0] == 'K' || item[0] == 'k') {
+            piece = Piece::King;
+            item.remove_prefix(1);
+            ++at;
+        }
+        const std::size_t dash = item.find('-');
+        const std::string_view first_text = item.substr(0, dash);
+        const auto first = parse_square<V>(first_text);
+        if (!first) throw fail(at, "not a square of the " + std::string(V::name) + " board: " + quoted(first_text));
+        Square last = Board::square_of(*first);
+        if (dash != std::string_view::npos) {
+            const std::string_view last_text = item.substr(dash + 1);
+            const auto last_bit = parse_square<V>(last_text);
+            if (!last_bit) throw fail(at + dash + 1, "not a square: " + quoted(last_text));
+            last = Board::square_of(*last_bit);
+            if (last < Board::square_of(*first)) throw fail(at, "range " + quoted(item) + " runs backwards");
+        }
+        for (Square sq = Board::square_of(*first); sq <= last; ++sq.index) {
+            const BitIndex b = Board::bit_of(sq);
+            if (pos_.occupied() & bit(b)) throw fail(at, "square " + square_name<V>(b) + " is listed twice");
+            pos_.put(color, piece, b);
+        }
     }
-    return pos;
+
+    std::string_view fen_;
+    Position<V> pos_;
+    bool seen_[2] = {false, false};
+};
+
+}  // namespace
+
+template <class V>
+Position<V> parse_fen(std::string_view fen_text) {
+    std::string_view fen = trim(fen_text);
+    // Some programs end the FEN with '.' ("W:W31-50:B1-20.").
+    if (fen.size() > 1 && fen.back() == '.') fen = trim(fen.substr(0, fen.size() - 1));
+    return FenReader<V>(fen).read();
 }
 
 template <class V>
@@ -183,37 +215,27 @@ std::string to_fen(const Position<V>& pos) {
     std::string fen(1, pos.side_to_move == White ? 'W' : 'B');
     for (Color c : {White, Black}) {
         fen += c == White ? ":W" : ":B";
-        bool first = true;
+        // 0: not a piece of c, 1: a man, 2: a king.
+        const auto kind_at = [&](int s) {
+            const Bitboard b = bit(Board::bit_of(Square{s}));
+            return !(pos.pieces[c] & b) ? 0 : (pos.kings & b) ? 2 : 1;
+        };
+        std::string list;
         for (int sq = 0; sq < Board::squares; ++sq) {
-            const int b = Board::bit_of(sq);
-            if (!(pos.pieces[c] & bit(b))) continue;
-            const bool king = (pos.kings & bit(b)) != 0;
-            if (!V::algebraic_notation) {
-                // Extend to a run of consecutive squares of the same kind.
-                int end = sq;
-                auto same = [&](int s) {
-                    const int bb = Board::bit_of(s);
-                    return (pos.pieces[c] & bit(bb)) && (((pos.kings & bit(bb)) != 0) == king);
-                };
-                while (end + 1 < Board::squares && same(end + 1)) ++end;
-                if (!first) fen += ',';
-                first = false;
-                if (king) fen += 'K';
-                fen += std::to_string(sq + 1);
-                if (end > sq + 1) fen += "-" + std::to_string(end + 1);
-                if (end == sq + 1) {
-                    fen += ',';
-                    if (king) fen += 'K';
-                    fen += std::to_string(end + 1);
-                }
-                sq = end;
-                continue;
-            }
-            if (!first) fen += ',';
-            first = false;
-            if (king) fen += 'K';
-            fen += square_name<V>(b);
+            const int kind = kind_at(sq);
+            if (kind == 0) continue;
+            const auto name = [&](int s) { return square_name<V>(Board::bit_of(Square{s})); };
+            const std::string prefix = kind == 2 ? "K" : "";
+            // Numbered squares: runs of consecutive squares of the same kind.
+            int end = sq;
+            if (!V::algebraic_notation)
+                while (end + 1 < Board::squares && kind_at(end + 1) == kind) ++end;
+            list += (list.empty() ? "" : ",") + prefix + name(sq);
+            if (end == sq + 1) list += "," + prefix + name(end);
+            if (end > sq + 1) list += "-" + name(end);
+            sq = end;
         }
+        fen += list;
     }
     return fen;
 }
@@ -221,9 +243,9 @@ std::string to_fen(const Position<V>& pos) {
 namespace {
 
 template <class V>
-std::pair<int, int> file_rank(int bit_index) {
+std::pair<int, int> file_rank(BitIndex b) {
     using Board = typename V::Board;
-    const int sq = Board::square_of(bit_index);
+    const Square sq = Board::square_of(b);
     return {Board::file_of(sq), Board::rank_of(sq)};
 }
 
@@ -231,17 +253,17 @@ int sign(int x) { return (x > 0) - (x < 0); }
 
 // Every square the piece passes over or stands on, in order, start included.
 template <class V>
-std::vector<int> traversed_squares(const CaptureRoute& route) {
+std::vector<BitIndex> traversed_squares(const CaptureRoute& route) {
     using Board = typename V::Board;
-    std::vector<int> squares{route.path.front()};
+    std::vector<BitIndex> squares{BitIndex{route.path.front()}};
     for (std::size_t i = 1; i < route.path.size(); ++i) {
-        auto [f0, r0] = file_rank<V>(route.path[i - 1]);
-        const auto [f1, r1] = file_rank<V>(route.path[i]);
+        auto [f0, r0] = file_rank<V>(BitIndex{route.path[i - 1]});
+        const auto [f1, r1] = file_rank<V>(BitIndex{route.path[i]});
         const int df = sign(f1 - f0), dr = sign(r1 - r0);
         while (f0 != f1 || r0 != r1) {
             f0 += df;
             r0 += dr;
-            squares.push_back(Board::bit_of(Board::square_at(f0, r0)));
+            squares.push_back(Board::bit_of(*Board::square_at(f0, r0)));
         }
     }
     return squares;
@@ -249,9 +271,10 @@ std::vector<int> traversed_squares(const CaptureRoute& route) {
 
 // The squares a route's text names: its start, turning squares and end.
 template <class V>
-std::vector<int> written_squares(const CaptureRoute& route) {
-    const auto& path = route.path;
-    std::vector<int> squares{path.front()};
+std::vector<BitIndex> written_squares(const CaptureRoute& route) {
+    std::vector<BitIndex> path;
+    for (const std::uint8_t b : route.path) path.push_back(BitIndex{b});
+    std::vector<BitIndex> squares{path.front()};
     for (std::size_t i = 1; i + 1 < path.size(); ++i) {
         const auto [f0, r0] = file_rank<V>(path[i - 1]);
         const auto [f1, r1] = file_rank<V>(path[i]);
@@ -268,13 +291,14 @@ std::vector<int> written_squares(const CaptureRoute& route) {
 template <class V>
 std::string route_text(const CaptureRoute& route) {
     std::string text;
-    for (int sq : written_squares<V>(route)) text += (text.empty() ? "" : ":") + square_name<V>(sq);
+    for (BitIndex sq : written_squares<V>(route)) text += (text.empty() ? "" : ":") + square_name<V>(sq);
     return text;
 }
 
 template <class V>
 std::string move_text(const Position<V>& pos, const Move& m) {
-    if (!m.is_capture()) return square_name<V>(m.from) + "-" + square_name<V>(m.to);
+    const std::string from = square_name<V>(BitIndex{m.from}), to = square_name<V>(BitIndex{m.to});
+    if (!m.is_capture()) return from + "-" + to;
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
     // Start and end suffice when the piece has no other capture. When it has
@@ -283,8 +307,7 @@ std::string move_text(const Position<V>& pos, const Move& m) {
     // beside d2:h6:f8:c5:a7 and d2:g5:e7:c5:a7; "in such positions the full
     // record is required").
     const auto same_piece = [&](const Move& other) { return other.from == m.from; };
-    if (std::count_if(moves.begin(), moves.end(), same_piece) <= 1)
-        return square_name<V>(m.from) + ":" + square_name<V>(m.to);
+    if (std::count_if(moves.begin(), moves.end(), same_piece) <= 1) return from + ":" + to;
     for (const CaptureRoute& route : MoveGenerator<V>::capture_routes(pos))
         if (route.move == m) return route_text<V>(route);
     throw InputError("move_text: not a legal move here");
@@ -293,7 +316,7 @@ std::string move_text(const Position<V>& pos, const Move& m) {
 template <class V>
 Move parse_move(const Position<V>& pos, std::string_view text_in) {
     const std::string_view text = trim(text_in);
-    std::vector<int> squares;
+    std::vector<BitIndex> squares;
     std::size_t start = 0;
     for (std::size_t i = 0; i <= text.size(); ++i) {
         if (i < text.size() && text[i] != '-' && text[i] != ':' && text[i] != 'x' && text[i] != 'X') continue;
@@ -310,7 +333,7 @@ Move parse_move(const Position<V>& pos, std::string_view text_in) {
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
     const std::vector<CaptureRoute> routes = MoveGenerator<V>::capture_routes(pos);
-    const int from = squares.front(), to = squares.back();
+    const BitIndex from = squares.front(), to = squares.back();
     std::vector<Move> matches;
     const auto add = [&](const Move& m) {
         if (std::find(matches.begin(), matches.end(), m) == matches.end()) matches.push_back(m);
@@ -324,13 +347,13 @@ Move parse_move(const Position<V>& pos, std::string_view text_in) {
         if (written_squares<V>(route) == squares) add(route.move);
     if (matches.empty() && squares.size() == 2) {
         for (const Move& m : moves)
-            if (m.from == from && m.to == to) add(m);
+            if (BitIndex{m.from} == from && BitIndex{m.to} == to) add(m);
     } else if (matches.empty()) {
         // Game records may also write squares where the piece did not turn:
         // the written intermediate squares must be passed in order.
         for (const CaptureRoute& route : routes) {
-            if (route.move.from != from || route.move.to != to) continue;
-            const std::vector<int> passed = traversed_squares<V>(route);
+            if (BitIndex{route.move.from} != from || BitIndex{route.move.to} != to) continue;
+            const std::vector<BitIndex> passed = traversed_squares<V>(route);
             std::size_t k = 1;
             for (std::size_t j = 1; j < passed.size() && k + 1 < squares.size(); ++j)
                 if (passed[j] == squares[k]) ++k;
@@ -355,12 +378,12 @@ std::string board_diagram(const Position<V>& pos) {
     for (int rank = Board::width; rank >= 1; --rank) {
         out << (rank < 10 ? " " : "") << rank << " ";
         for (int file = 0; file < Board::width; ++file) {
-            const int sq = Board::square_at(file, rank);
+            const std::optional<Square> sq = Board::square_at(file, rank);
             char c = '.';
-            if (sq < 0) {
+            if (!sq) {
                 c = ' ';
             } else {
-                const Bitboard b = bit(Board::bit_of(sq));
+                const Bitboard b = bit(Board::bit_of(*sq));
                 const bool king = (pos.kings & b) != 0;
                 if (pos.pieces[White] & b) c = king ? 'W' : 'w';
                 if (pos.pieces[Black] & b) c = king ? 'B' : 'b';
@@ -376,9 +399,9 @@ std::string board_diagram(const Position<V>& pos) {
 }
 
 #define DTB_INSTANTIATE_NOTATION(V)                                  \
-    template std::string square_name<V>(int);                         \
-    template int square_number<V>(int);                               \
-    template std::optional<int> parse_square<V>(std::string_view);    \
+    template std::string square_name<V>(BitIndex);                    \
+    template int square_number<V>(BitIndex);                          \
+    template std::optional<BitIndex> parse_square<V>(std::string_view); \
     template Position<V> initial_position<V>();                       \
     template Position<V> parse_fen<V>(std::string_view);              \
     template std::string to_fen<V>(const Position<V>&);                \

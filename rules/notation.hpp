@@ -18,21 +18,23 @@
 
 namespace dtb {
 
-// The variant's usual name of a square, given its bit index.
+// The variant's usual name of a square.
 template <class V>
-std::string square_name(int bit_index);
+std::string square_name(BitIndex b);
 
-// The PDN number (1-based) of a square, given its bit index.
+// The PDN number (1-based) of a square.
 template <class V>
-int square_number(int bit_index);
+int square_number(BitIndex b);
 
-// Bit index of a square written in any notation the variant accepts.
+// A square written in any notation the variant accepts.
 template <class V>
-std::optional<int> parse_square(std::string_view text);
+std::optional<BitIndex> parse_square(std::string_view text);
 
 template <class V>
 Position<V> initial_position();
 
+// A PDN FEN: the side to move, then each colour's list of squares
+// ("W:W21-32:B1-12"); "W:W:B" is an empty board, "W" is bad input.
 template <class V>
 Position<V> parse_fen(std::string_view fen);
 

@@ -248,7 +248,8 @@ Move read_short_move(const Position<V>& pos, std::string_view text, const ShortM
     MoveGenerator<V>::generate(pos, moves);
     std::vector<Move> matches;
     for (const Move& m : moves)
-        if (Board::file_of(Board::square_of(m.from)) == s.file && m.to == *to && m.is_capture() == s.capture)
+        if (Board::file_of(Board::square_of(BitIndex{m.from})) == s.file && BitIndex{m.to} == *to &&
+            m.is_capture() == s.capture)
             matches.push_back(m);
     if (matches.size() == 1) return matches.front();
     const std::string kind = s.capture ? "capture" : "plain move";

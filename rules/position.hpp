@@ -42,9 +42,9 @@ struct Position {
     Bitboard kings_of(Color c) const { return pieces[c] & kings; }
     int piece_count() const { return popcount(occupied()); }
 
-    void put(Color c, Piece p, int bit_index) {
-        pieces[c] |= bit(bit_index);
-        if (p == Piece::King) kings |= bit(bit_index);
+    void put(Color c, Piece p, BitIndex b) {
+        pieces[c] |= bit(b);
+        if (p == Piece::King) kings |= bit(b);
     }
 
     // The position after `m`, which must be legal here.

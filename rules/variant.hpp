@@ -13,10 +13,17 @@
 
 namespace dtb {
 
+enum class VariantId { Russian, International };
+
 // Russian checkers (official rules 2.1; docs/RULES.md).
 struct Russian {
     using Board = Board8;
+    static constexpr VariantId id = VariantId::Russian;
     static constexpr std::string_view name = "russian";
+    // Each side starts with 12 men on the three rows nearest to it, and
+    // never has more pieces than that.
+    static constexpr std::string_view initial_fen = "W:W21-32:B1-12";
+    static constexpr int max_pieces_per_side = 12;
     // 2.1.5.14: free choice among captures, whatever they take.
     static constexpr bool majority_capture = false;
     // 2.1.5.15: a man reaching the last row during a capture is crowned at
@@ -33,7 +40,12 @@ struct Russian {
 // International (100-square) draughts (official rules 3; docs/RULES.md).
 struct International {
     using Board = Board10;
+    static constexpr VariantId id = VariantId::International;
     static constexpr std::string_view name = "international";
+    // Each side starts with 20 men on the four rows nearest to it, and
+    // never has more pieces than that.
+    static constexpr std::string_view initial_fen = "W:W31-50:B1-20";
+    static constexpr int max_pieces_per_side = 20;
     // 3.4.1: the sequence that takes the most pieces is compulsory.
     static constexpr bool majority_capture = true;
     // 3.4.2: a man passing the last row during a capture stays a man; it is
@@ -45,8 +57,6 @@ struct International {
     // 3.5: the move-count draw rules (rules/draw_rules.hpp).
     static constexpr std::span<const DrawRule> draw_rules{kInternationalDrawRules};
 };
-
-enum class VariantId { Russian, International };
 
 inline std::optional<VariantId> parse_variant(std::string_view text) {
     if (text == Russian::name) return VariantId::Russian;
@@ -64,6 +74,11 @@ template <class F>
 decltype(auto) with_variant(VariantId id, F&& f) {
     if (id == VariantId::Russian) return std::forward<F>(f).template operator()<Russian>();
     return std::forward<F>(f).template operator()<International>();
+}
+
+// The most pieces a side can have: what it starts with.
+inline int max_pieces_per_side(VariantId id) {
+    return with_variant(id, []<class V>() { return V::max_pieces_per_side; });
 }
 
 }  // namespace dtb

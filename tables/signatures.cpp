@@ -5,16 +5,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "rules/geometry.hpp"
 
 namespace dtb {
-
-int max_pieces_per_side(VariantId variant) {
-    return with_variant(variant, []<class V>() {
-        using Board = typename V::Board;
-        return Board::per_row * (Board::width / 2 - 1);
-    });
-}
 
 std::vector<MaterialSignature> all_signatures(VariantId variant, int max_pieces) {
     const int per_side = max_pieces_per_side(variant);

@@ -8,11 +8,8 @@
 
 namespace dtb {
 
-// The most men a side can have on the board: its men never stand on their
-// crowning row, and it starts with no more than per_row * (W/2 - 1) pieces.
-int max_pieces_per_side(VariantId variant);
-
-// Every signature with 2..max_pieces pieces, each side at least one.
+// Every signature with 2..max_pieces pieces, each side at least one and at
+// most max_pieces_per_side(variant) (rules/variant.hpp).
 std::vector<MaterialSignature> all_signatures(VariantId variant, int max_pieces);
 
 // The signatures a position of `sig` can reach by a capture or a crowning,

@@ -24,8 +24,7 @@ std::optional<TableName> parse_table_file_name(std::string_view name) {
     if (!sig) return std::nullopt;
     // No side may have more pieces than it starts with, so that the index
     // of the signature exists (and every count fits 6 bits).
-    const int per_side =
-        with_variant(*variant, []<class V>() { return V::Board::per_row * (V::Board::width / 2 - 1); });
+    const int per_side = max_pieces_per_side(*variant);
     if (sig->pieces(0) > per_side || sig->pieces(1) > per_side) return std::nullopt;
     // Only the canonical spelling: tables are looked up by that name.
     if (table_file_name(*variant, *sig, *metric) != name) return std::nullopt;

@@ -1,9 +1,16 @@
-// How a solved value is stored: one symbol per position, the DTW in plies
-// (docs/RULES.md 3.2) whose parity gives the result (even: the side to move loses, odd:
-// it wins), or the draw code. Tables whose distances do not fit a byte use
-// 16-bit symbols; nothing is ever clipped.
+// Values of positions (docs/RULES.md, section 3), decoded and stored, and
+// the one rule that makes a position's value from its moves'.
+//
+// Decoded value (an int): the DTW in plies, whose parity gives the result
+// (even: the side to move loses, odd: it wins), or kDraw. The generator,
+// the verifier and the probe all compute with this encoding.
+//
+// Stored symbol (ValueCodec<T>): the distance itself, or kDrawSymbol. Tables
+// whose distances do not fit a byte use 16-bit symbols; nothing is ever
+// clipped.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -11,22 +18,75 @@
 
 namespace dtb {
 
+inline constexpr int kDraw = -1;
+
+constexpr bool is_win(int value) { return value >= 0 && value % 2 == 1; }
+constexpr bool is_loss(int value) { return value >= 0 && value % 2 == 0; }
+
+// -1 loss, 0 draw, 1 win.
+constexpr int wdl_of(int value) { return value == kDraw ? 0 : value % 2 == 1 ? 1 : -1; }
+
+// The value for the side that moves into a position of value `child`.
+constexpr int value_before(int child) { return child == kDraw ? kDraw : child + 1; }
+
+// Whether value a is better than b for the side to move: the fastest win,
+// then a draw, then the longest loss.
+constexpr bool better(int a, int b) {
+    const auto rank = [](int v) { return v == kDraw ? 0 : v % 2 == 1 ? 1000000 - v : -1000000 + v; };
+    return rank(a) > rank(b);
+}
+
+// The value rule: a position's value from the values of the positions its
+// moves lead to (each for the side to move there). The fastest win (least
+// loss + 1), else a draw, else the longest loss (greatest win + 1); with no
+// move at all the side to move has lost (0). add() each child, then read
+// value(); the fields say what the children offered so far.
+struct ChildValues {
+    int fastest_win = -1;   // least losing child + 1; -1: none yet
+    int longest_loss = -1;  // greatest winning child + 1; -1: none yet
+    bool draw = false;      // a child is drawn
+
+    constexpr void add(int child) {
+        if (child == kDraw)
+            draw = true;
+        else if (child % 2 == 0)
+            fastest_win = fastest_win < 0 ? child + 1 : std::min(fastest_win, child + 1);
+        else
+            longest_loss = std::max(longest_loss, child + 1);
+    }
+
+    constexpr bool empty() const { return fastest_win < 0 && longest_loss < 0 && !draw; }
+
+    constexpr int value() const {
+        if (fastest_win >= 0) return fastest_win;
+        if (draw) return kDraw;
+        return longest_loss >= 0 ? longest_loss : 0;
+    }
+};
+
+template <class Range>
+constexpr int value_from_children(const Range& children) {
+    ChildValues values;
+    for (const int child : children) values.add(child);
+    return values.value();
+}
+
 template <class T>
 struct ValueCodec {
     static constexpr T kUnknown = std::numeric_limits<T>::max();  // only while solving
-    static constexpr T kDraw = kUnknown - 1;
-    static constexpr int kMaxDistance = kDraw - 1;
+    static constexpr T kDrawSymbol = kUnknown - 1;
+    static constexpr int kMaxDistance = kDrawSymbol - 1;
 };
 
-// Decoded value: a distance in plies, or kDrawValue.
-inline constexpr int kDrawValue = -1;
-
-inline bool is_win(int value) { return value >= 0 && value % 2 == 1; }
-inline bool is_loss(int value) { return value >= 0 && value % 2 == 0; }
-
 template <class T>
-int decode_value(T symbol) {
-    return symbol == ValueCodec<T>::kDraw ? kDrawValue : int(symbol);
+constexpr int decode_value(T symbol) {
+    return symbol == ValueCodec<T>::kDrawSymbol ? kDraw : int(symbol);
+}
+
+// `value` must be kDraw or a distance of at most kMaxDistance.
+template <class T>
+constexpr T encode_value(int value) {
+    return value == kDraw ? ValueCodec<T>::kDrawSymbol : T(value);
 }
 
 // Thrown when a distance does not fit the symbol type; the caller solves the

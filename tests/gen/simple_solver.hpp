@@ -84,7 +84,7 @@ private:
     static std::size_t slot(const Position<V>& pos) {
         std::size_t s = 0;
         for (Bitboard group : {pos.men(White), pos.kings_of(White), pos.men(Black), pos.kings_of(Black)})
-            for (int b : bits_of{group}) s = s * Board::squares + std::size_t(Board::square_of(b));
+            for (int b : bits_of{group}) s = s * Board::squares + std::size_t(Board::square_of(BitIndex{b}).index);
         std::size_t n = 1;
         for (int i = 0; i < pos.piece_count(); ++i) n *= Board::squares;
         return s + (pos.side_to_move == Black ? n : 0);
@@ -107,7 +107,7 @@ private:
         int i = 0;
         const std::pair<Color, Piece> kinds[4] = {{White, Piece::Man}, {White, Piece::King}, {Black, Piece::Man}, {Black, Piece::King}};
         for (int k = 0; k < 4; ++k)
-            for (int j = 0; j < m[k]; ++j, ++i) pos.put(kinds[k].first, kinds[k].second, Board::bit_of(squares[i]));
+            for (int j = 0; j < m[k]; ++j, ++i) pos.put(kinds[k].first, kinds[k].second, Board::bit_of(Square{squares[i]}));
         return pos;
     }
 

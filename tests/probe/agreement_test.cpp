@@ -117,10 +117,10 @@ void check_table(const MaterialSignature& sig) {
             fail(pos, std::string("best move text does not read back: ") + e.what());
             continue;
         }
-        if (square_number<V>(move.from) != m.from || square_number<V>(move.to) != m.to)
+        if (square_number<V>(BitIndex{move.from}) != m.from || square_number<V>(BitIndex{move.to}) != m.to)
             fail(pos, std::string("best move squares do not match its text ") + m.text);
         const int child = children.value(pos.after(move));
-        const int realised = child == kDrawValue ? kDrawValue : child + 1;
+        const int realised = child == kDraw ? kDraw : child + 1;
         if (realised != raw_value)
             fail(pos, std::string("best move ") + m.text + " reaches " + std::to_string(child) + ", raw value " +
                           std::to_string(raw_value));

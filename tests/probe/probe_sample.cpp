@@ -89,7 +89,7 @@ std::string show(const dtb_value& v) {
 }
 
 dtb_value expected(int raw) {
-    if (raw == kDrawValue) return {DTB_DRAW, -1};
+    if (raw == kDraw) return {DTB_DRAW, -1};
     return {is_win(raw) ? DTB_WIN : DTB_LOSS, raw};
 }
 
@@ -167,7 +167,7 @@ int run(const Options& o) {
                 continue;
             }
             const int child = raw.value(*probe::from_c<V>(after));
-            const int realised = child == kDrawValue ? kDrawValue : child + 1;
+            const int realised = child == kDraw ? kDraw : child + 1;
             if (realised != raw_value)
                 report(pos, std::string("best move ") + m.text + " reaches raw " + std::to_string(child) +
                                 ", the position's raw value is " + std::to_string(raw_value));

@@ -91,7 +91,7 @@ private:
 
 template <class V>
 constexpr VariantId variant_of() {
-    return V::Board::width == 8 ? VariantId::Russian : VariantId::International;
+    return V::id;
 }
 
 // The C position of `pos`, square by square (not through probe/convert.hpp,
@@ -100,13 +100,13 @@ template <class V>
 dtb_position c_position(const Position<V>& pos) {
     dtb_position c{};
     for (int sq = 0; sq < V::Board::squares; ++sq) {
-        const Bitboard b = bit(V::Board::bit_of(sq));
+        const Bitboard b = bit(V::Board::bit_of(Square{sq}));
         if (pos.pieces[White] & b) c.white |= std::uint64_t{1} << sq;
         if (pos.pieces[Black] & b) c.black |= std::uint64_t{1} << sq;
         if (pos.kings & b) c.kings |= std::uint64_t{1} << sq;
     }
     c.side_to_move = pos.side_to_move == White ? DTB_WHITE : DTB_BLACK;
-    c.variant = V::Board::width == 8 ? DTB_RUSSIAN : DTB_INTERNATIONAL;
+    c.variant = V::id == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
     return c;
 }
 
@@ -117,7 +117,7 @@ dtb_position c_position(const std::string& fen) {
 
 // What the probe must say for a generator value (gen/values.hpp).
 inline dtb_value expected_value(int raw) {
-    if (raw == kDrawValue) return {DTB_DRAW, -1};
+    if (raw == kDraw) return {DTB_DRAW, -1};
     return {is_win(raw) ? DTB_WIN : DTB_LOSS, raw};
 }
 

@@ -94,8 +94,8 @@ TEST(DrawRulesData, IdsAreUniqueAndNameTheRuleNumber) {
 
 TEST(DrawRulesData, MainRoadIsTheLongDiagonal) {
     std::vector<std::string> russian, international;
-    for (int b : bits_of{main_road<Board8>()}) russian.push_back(square_name<Russian>(b));
-    for (int b : bits_of{main_road<Board10>()}) international.push_back(square_name<International>(b));
+    for (int b : bits_of{main_road<Board8>()}) russian.push_back(square_name<Russian>(BitIndex{b}));
+    for (int b : bits_of{main_road<Board10>()}) international.push_back(square_name<International>(BitIndex{b}));
     EXPECT_EQ(russian, (std::vector<std::string>{"h8", "g7", "f6", "e5", "d4", "c3", "b2", "a1"}));
     EXPECT_EQ(international, (std::vector<std::string>{"5", "10", "14", "19", "23", "28", "32", "37", "41", "46"}));
 }

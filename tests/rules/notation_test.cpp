@@ -101,6 +101,32 @@ TEST(Fen, Errors) {
     expect_mentions(error_of([] { parse_fen<International>("W:W31:W32"); }), {"white", "listed twice"});
 }
 
+TEST(Fen, NoPieceListsIsBadInput) {
+    // A side to move alone says nothing about the board: bad input, not an
+    // empty board. Lists written empty on purpose are an empty board.
+    for (const char* fen : {"W", "B", " w ", "W.", "W:H0", "B:F12"}) {
+        expect_mentions(error_of([&] { parse_fen<Russian>(fen); }), {"no piece lists"});
+        expect_mentions(error_of([&] { parse_fen<International>(fen); }), {"no piece lists"});
+    }
+    EXPECT_EQ(parse_fen<Russian>("W:W:B"), Position<Russian>{});
+    EXPECT_EQ(to_fen(parse_fen<International>("B:W:B")), "B:W:B");
+    EXPECT_EQ(to_fen(parse_fen<Russian>("W:Wa1")), "W:Wa1:B");
+}
+
+TEST(Fen, InitialPositionsFromTheTraits) {
+    // Each side starts with the most pieces it can ever have.
+    const auto russian = initial_position<Russian>();
+    EXPECT_EQ(to_fen(parse_fen<Russian>(Russian::initial_fen)), to_fen(russian));
+    EXPECT_EQ(popcount(russian.pieces[White]), Russian::max_pieces_per_side);
+    EXPECT_EQ(popcount(russian.pieces[Black]), Russian::max_pieces_per_side);
+    const auto international = initial_position<International>();
+    EXPECT_EQ(to_fen(international), International::initial_fen);
+    EXPECT_EQ(popcount(international.pieces[White]), International::max_pieces_per_side);
+    EXPECT_EQ(popcount(international.pieces[Black]), International::max_pieces_per_side);
+    EXPECT_EQ(max_pieces_per_side(VariantId::Russian), 12);
+    EXPECT_EQ(max_pieces_per_side(VariantId::International), 20);
+}
+
 TEST(Fen, ImpossiblePositions) {
     // A man on its crowning row would be a king.
     expect_mentions(error_of([] { parse_fen<Russian>("W:Wb8:Ba7"); }), {"impossible", "white man on b8"});

@@ -30,7 +30,7 @@ std::vector<Position<V>> enumerate_by_hand(const MaterialSignature& sig) {
         Position<V> pos;
         bool ok = true;
         for (std::size_t i = 0; i < pieces.size() && ok; ++i) {
-            const int b = Board::bit_of(squares[i]);
+            const BitIndex b = Board::bit_of(Square{squares[i]});
             if (pos.occupied() & bit(b)) ok = false;
             if (pieces[i].second == Piece::Man && (bit(b) & Board::promotion_row(pieces[i].first))) ok = false;
             pos.put(pieces[i].first, pieces[i].second, b);
