@@ -464,9 +464,9 @@ void add_adjudicate_commands(CLI::App& app) {
         "could be claimed (threefold repetition); tables are optional. --report SIG: how many positions of\n"
         "a table are won, and won within each limit, for both sides to move.\n"
         "Examples:\n"
-        "  dtb adjudicate --variant russian --dir tables --fen W:WKf8,Ke7,Kh6:BKb8 --moves-played 3\n"
-        "  dtb adjudicate --variant russian --pdn games.pdn --json\n"
-        "  dtb adjudicate --variant russian --dir tables --report KKKvK");
+        "  dtb adjudicate --variant russian --dir tablebases --fen W:WKf8,Ke7,Kh6:BKb8 --moves-played 3\n"
+        "  dtb adjudicate --variant russian --pdn examples/games.pdn --json\n"
+        "  dtb adjudicate --variant russian --dir tablebases --report KKKvK");
     add_variant_option(cmd, o->variant);
     cmd->add_option("--dir", o->dirs, "Directory holding the .wdl and .dtw files (repeat for several)");
     cmd->add_option("--fen", o->fen, "Position in PDN FEN, side to move first");

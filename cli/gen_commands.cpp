@@ -104,7 +104,7 @@ void add_gen_commands(CLI::App& app) {
         "gen",
         "Build every missing table up to a number of pieces, smaller tables first. Interrupt it at any time:\n"
         "finished tables are kept and the next run goes on from there.\n"
-        "Example: dtb gen --variant russian --pieces 4 --dir tables");
+        "Example: dtb gen --variant russian --pieces 4 --dir tablebases");
     add_variant_option(gen, o->variant);
     gen->add_option("--pieces", o->pieces, "Build all tables with up to this many pieces on the board")
         ->check(CLI::Range(2, 8));
@@ -120,7 +120,7 @@ void add_gen_commands(CLI::App& app) {
         "verify",
         "Recompute every stored value from the values of its successors (through the smaller tables) and\n"
         "report each position where they disagree. Exit status 1 if any does.\n"
-        "Example: dtb verify --variant russian --dir tables");
+        "Example: dtb verify --variant russian --dir tablebases");
     add_variant_option(verify, v->variant);
     verify->add_option("--dir", v->dir, "Directory holding the tables")->required();
     verify->add_option("--only", v->only, "Verify just these signatures (e.g. KKKvK)");

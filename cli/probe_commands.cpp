@@ -290,8 +290,8 @@ void add_probe_commands(CLI::App& app) {
         "per line on standard input and one result per line on standard output; the exit status then\n"
         "covers every line: 2 if any was a bad FEN or position, else 1 if any could not be answered.\n"
         "Examples:\n"
-        "  dtb probe --variant russian --dir tables --fen W:WKa1,Kc3,Ke1:BKh8\n"
-        "  printf 'W:WKa1:Bh8\\nB:WKc3:Bh8\\n' | dtb probe --variant russian --dir tables --json");
+        "  dtb probe --variant russian --dir tablebases --fen W:WKa1,Kc3,Ke1:BKh8\n"
+        "  printf 'W:WKa1:Bh8\\nB:WKc3:Bh8\\n' | dtb probe --variant russian --dir tablebases --json");
     add_variant_option(probe, p->variant);
     probe->add_option("--dir", p->dirs, "Directory holding the .wdl and .dtw files (repeat for several)")
         ->required();
@@ -310,7 +310,7 @@ void add_probe_commands(CLI::App& app) {
         "position, and whether every checksum holds (this reads each file in full; --quick checks only the\n"
         "header and the block index). Totals per variant and metric. A damaged file fails the check (exit\n"
         "status 1), as does a directory that is missing or holds no table file.\n"
-        "Example: dtb info --dir tables");
+        "Example: dtb info --dir tablebases");
     info->add_option("--dir", i->dirs, "Directory holding table files (repeat for several)")->required();
     info->add_flag("--json", i->json, "One JSON object: tables, totals");
     info->add_flag("--quick", i->quick, "Check headers and block indexes only, not every block");

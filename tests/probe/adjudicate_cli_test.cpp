@@ -211,6 +211,19 @@ TEST(AdjudicateCli, InternationalGamesReportTheMove) {
                 });
 }
 
+// README's examples/games.pdn: what README says of each game, and that the
+// first was winnable when its count began.
+TEST(AdjudicateCli, ExampleGamesAsReadmeSays) {
+    const std::string examples = "../../../examples/games.pdn";  // from tests/rules/draw_games
+    check_games("russian", examples, {{"2.1.9.1.4", 15, "white"}, {"2.1.9.1.7", 5, "white"}, {"2.1.9.1.9", 4, "black"}});
+    const Output r = dtb("adjudicate --variant russian --pdn " + games(examples) + " --json --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::vector<Json> lines = json_lines(r.out);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0]["at_count_start"]["winnable"], true);
+    EXPECT_TRUE(lines[0]["at_count_start"]["exact"].get<bool>());
+}
+
 TEST(AdjudicateCli, PdnJsonFieldsAndTablesWhereTheCountBegan) {
     const Output r =
         dtb("adjudicate --variant russian --pdn " + games("russian_games.pdn") + " --json --dir " + tables());
