@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "dtb/probe.h"
 #include "cli/options.hpp"
+#include "dtb/probe.h"
 
 namespace dtb {
 

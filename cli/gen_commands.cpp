@@ -1,15 +1,14 @@
 // dtb gen, dtb verify.
-#include <unistd.h>
-
 #include <omp.h>
+#include <unistd.h>
 
 #include <iostream>
 
+#include "cli/options.hpp"
 #include "gen/generate.hpp"
+#include "gen/verify.hpp"
 #include "tables/manifest.hpp"
 #include "tables/signatures.hpp"
-#include "gen/verify.hpp"
-#include "cli/options.hpp"
 
 namespace dtb {
 
@@ -41,7 +40,8 @@ void run_gen(const GenCommandOptions& c) {
             throw InputError("bad signature '" + c.only +
                              "': write the side to move's kings (K) and men (M), 'v', the other side's, e.g. KKKvK");
         if (o.only->pieces(0) > max_pieces_per_side(o.variant) || o.only->pieces(1) > max_pieces_per_side(o.variant))
-            throw InputError("signature " + c.only + " has more pieces on a side than the " + c.variant + " board allows");
+            throw InputError("signature " + c.only + " has more pieces on a side than the " + c.variant +
+                             " board allows");
     } else if (c.pieces < 2) {
         throw InputError("--pieces must be at least 2 (or give --only SIGNATURE)");
     }
@@ -73,8 +73,8 @@ void run_verify(const VerifyCommandOptions& c) {
         only.push_back(*sig);
     }
     if (c.threads > 0) omp_set_num_threads(c.threads);
-    const auto reports = verify_tables(variant, c.dir, c.json ? std::cerr : std::cout,
-                                       ::isatty(STDERR_FILENO) && !c.json, only);
+    const auto reports =
+        verify_tables(variant, c.dir, c.json ? std::cerr : std::cout, ::isatty(STDERR_FILENO) && !c.json, only);
     if (reports.empty()) throw std::runtime_error("no " + c.variant + " tables in " + c.dir);
     std::uint64_t positions = 0, mismatches = 0;
     Json tables = Json::array();
@@ -88,8 +88,12 @@ void run_verify(const VerifyCommandOptions& c) {
                               {"seconds", r.seconds}});
     }
     if (c.json)
-        print_json(Json{{"variant", c.variant}, {"dir", c.dir}, {"ok", mismatches == 0}, {"positions", positions},
-                        {"mismatches", mismatches}, {"tables", tables}});
+        print_json(Json{{"variant", c.variant},
+                        {"dir", c.dir},
+                        {"ok", mismatches == 0},
+                        {"positions", positions},
+                        {"mismatches", mismatches},
+                        {"tables", tables}});
     else
         std::cout << (mismatches == 0 ? "OK: " : "FAILED: ") << reports.size() << " tables, " << positions
                   << " positions, " << mismatches << " inconsistent\n";

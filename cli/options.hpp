@@ -24,8 +24,7 @@ using Json = nlohmann::ordered_json;
 
 // --variant russian|international, required.
 inline CLI::Option* add_variant_option(CLI::App* command, std::string& variant) {
-    return command
-        ->add_option("--variant", variant, "Rules to play by: russian (8x8) or international (10x10)")
+    return command->add_option("--variant", variant, "Rules to play by: russian (8x8) or international (10x10)")
         ->required()
         ->check(CLI::IsMember({std::string(Russian::name), std::string(International::name)}));
 }

@@ -12,11 +12,11 @@
 #include <optional>
 #include <sstream>
 
-#include "dtb/probe.h"
 #include "cli/c_api.hpp"
+#include "cli/options.hpp"
+#include "dtb/probe.h"
 #include "probe/convert.hpp"
 #include "probe/table_inventory.hpp"
-#include "cli/options.hpp"
 #include "rules/notation.hpp"
 
 namespace dtb {
@@ -83,9 +83,7 @@ public:
     int variant() const { return variant_; }
 
 private:
-    ProbeError failure(int status) const {
-        return ProbeError{status == DTB_BAD_POSITION, dtb_error_message(tb_)};
-    }
+    ProbeError failure(int status) const { return ProbeError{status == DTB_BAD_POSITION, dtb_error_message(tb_)}; }
 
     OpenTables tables_;
     dtb_tablebase* tb_;
@@ -122,9 +120,8 @@ void print_report(const ProbeReport& r) {
     const bool white = r.position.side_to_move == DTB_WHITE;
     const char* side = white ? "White" : "Black";
     const char* other = white ? "Black" : "White";
-    with_variant(*probe::variant_from_c(r.position.variant), [&]<class V>() {
-        std::cout << board_diagram(parse_fen<V>(r.fen));
-    });
+    with_variant(*probe::variant_from_c(r.position.variant),
+                 [&]<class V>() { std::cout << board_diagram(parse_fen<V>(r.fen)); });
     std::cout << "FEN:       " << r.fen << '\n';
     if (r.value.wdl == DTB_DRAW) {
         std::cout << "Value:     draw\n";
@@ -293,8 +290,7 @@ void add_probe_commands(CLI::App& app) {
         "  dtb probe --variant russian --dir tablebases --fen W:WKa1,Kc3,Ke1:BKh8\n"
         "  printf 'W:WKa1:Bh8\\nB:WKc3:Bh8\\n' | dtb probe --variant russian --dir tablebases --json");
     add_variant_option(probe, p->variant);
-    probe->add_option("--dir", p->dirs, "Directory holding the .wdl and .dtw files (repeat for several)")
-        ->required();
+    probe->add_option("--dir", p->dirs, "Directory holding the .wdl and .dtw files (repeat for several)")->required();
     probe->add_option("--fen", p->fen,
                       "Position in PDN FEN, side to move first: W:W31,32,K46:B1,2,K5 or, for Russian, "
                       "W:Wa1,c3,Kh2:Bb8");

@@ -38,8 +38,7 @@ void run_perft(const PerftOptions& o) {
         for (std::size_t i = 0; i < moves.size(); ++i) {
             const std::uint64_t n = perft(pos.after(moves[i]), o.depth - 1, duplicates);
             nodes += n;
-            const std::string text =
-                routes.empty() ? move_text(pos, moves[i]) : route_text<V>(routes[i]);
+            const std::string text = routes.empty() ? move_text(pos, moves[i]) : route_text<V>(routes[i]);
             divide.push_back(Json{{"move", text}, {"nodes", n}});
             if (!o.json) std::cout << text << ": " << n << '\n';
         }
@@ -48,7 +47,8 @@ void run_perft(const PerftOptions& o) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (o.json) {
-        Json out{{"variant", V::name}, {"fen", to_fen(pos)}, {"depth", o.depth}, {"nodes", nodes}, {"seconds", seconds}};
+        Json out{
+            {"variant", V::name}, {"fen", to_fen(pos)}, {"depth", o.depth}, {"nodes", nodes}, {"seconds", seconds}};
         if (o.divide) out["divide"] = divide;
         print_json(out);
     } else {
@@ -89,28 +89,31 @@ void run_moves(const MovesOptions& o) {
 void add_rules_commands(CLI::App& app) {
     auto perft_options = std::make_shared<PerftOptions>();
     CLI::App* perft = app.add_subcommand(
-        "perft", "Count the leaves of the legal move tree to a depth: the standard check of a move generator.\n"
-                 "Example: dtb perft --variant russian --depth 8");
+        "perft",
+        "Count the leaves of the legal move tree to a depth: the standard check of a move generator.\n"
+        "Example: dtb perft --variant russian --depth 8");
     add_variant_option(perft, perft_options->variant);
     perft->add_option("--fen", perft_options->fen, "Start position (PDN FEN); default: the initial position");
     perft->add_option("--depth", perft_options->depth, "Plies to search")->required()->check(CLI::Range(0, 40));
-    perft->add_option("--duplicates", perft_options->duplicates,
-                      "drop: capture routes with the same start, end and captured pieces count once; keep: every route")
+    perft
+        ->add_option("--duplicates", perft_options->duplicates,
+                     "drop: capture routes with the same start, end and captured pieces count once; keep: every route")
         ->check(CLI::IsMember({"drop", "keep"}));
     perft->add_flag("--divide", perft_options->divide, "Also count below each move of the start position");
     perft->add_flag("--json", perft_options->json, "One JSON object: variant, fen, depth, nodes, seconds");
     perft->callback([perft_options] {
-        with_variant(variant_from_option(perft_options->variant),
-                     [&]<class V>() { run_perft<V>(*perft_options); });
+        with_variant(variant_from_option(perft_options->variant), [&]<class V>() { run_perft<V>(*perft_options); });
     });
 
     auto moves_options = std::make_shared<MovesOptions>();
-    CLI::App* moves = app.add_subcommand("moves", "List the legal moves of a position.\n"
-                                                  "Example: dtb moves --variant russian --fen W:Wc3:Bd4,f6");
+    CLI::App* moves = app.add_subcommand("moves",
+                                         "List the legal moves of a position.\n"
+                                         "Example: dtb moves --variant russian --fen W:Wc3:Bd4,f6");
     add_variant_option(moves, moves_options->variant);
     moves->add_option("--fen", moves_options->fen, "Position (PDN FEN)")->required();
-    moves->add_option("--duplicates", moves_options->duplicates,
-                      "drop: one entry per distinct move; keep: every capture route, with its full path")
+    moves
+        ->add_option("--duplicates", moves_options->duplicates,
+                     "drop: one entry per distinct move; keep: every capture route, with its full path")
         ->check(CLI::IsMember({"drop", "keep"}));
     moves->add_flag("--json", moves_options->json, "One JSON object: fen, moves");
     moves->callback([moves_options] {

@@ -33,8 +33,7 @@ BlockCache::Shard& BlockCache::shard_for(const Key& key) {
     return *shards_[(h >> 40) & (shards_.size() - 1)];
 }
 
-std::optional<std::uint16_t> BlockCache::find(Key key, std::uint32_t position, std::uint32_t positions,
-                                              unsigned bits) {
+std::optional<std::uint16_t> BlockCache::find(Key key, std::uint32_t position, std::uint32_t positions, unsigned bits) {
     Shard& s = shard_for(key);
     std::lock_guard lock(s.mutex);
     const auto it = s.map.find(key);

@@ -1,9 +1,9 @@
 #include "format/format.hpp"
 
+#include <xxhash.h>
+
 #include <cstring>
 #include <string>
-
-#include <xxhash.h>
 
 #include "format/little_endian.hpp"
 
@@ -11,14 +11,22 @@ namespace dtb::format {
 
 std::string_view to_string(ErrorCode code) {
     switch (code) {
-        case ErrorCode::io: return "i/o error";
-        case ErrorCode::bad_magic: return "not a dtb table";
-        case ErrorCode::unsupported_version: return "unsupported format version";
-        case ErrorCode::corrupt_header: return "corrupt header";
-        case ErrorCode::corrupt_index: return "corrupt block index";
-        case ErrorCode::corrupt_block: return "corrupt block";
-        case ErrorCode::corrupt_data: return "corrupt data";
-        case ErrorCode::out_of_range: return "position out of range";
+        case ErrorCode::io:
+            return "i/o error";
+        case ErrorCode::bad_magic:
+            return "not a dtb table";
+        case ErrorCode::unsupported_version:
+            return "unsupported format version";
+        case ErrorCode::corrupt_header:
+            return "corrupt header";
+        case ErrorCode::corrupt_index:
+            return "corrupt block index";
+        case ErrorCode::corrupt_block:
+            return "corrupt block";
+        case ErrorCode::corrupt_data:
+            return "corrupt data";
+        case ErrorCode::out_of_range:
+            return "position out of range";
     }
     return "unknown error";
 }
@@ -129,10 +137,9 @@ Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint64_t 
     Header h;
     h.format_version = get<std::uint32_t>(p, o_format_version);
     if (h.format_version < kOldestFormatVersion || h.format_version > kFormatVersion)
-        return fail(ErrorCode::unsupported_version, "version " + std::to_string(h.format_version) +
-                                                        ", this build reads versions " +
-                                                        std::to_string(kOldestFormatVersion) + " to " +
-                                                        std::to_string(kFormatVersion));
+        return fail(ErrorCode::unsupported_version,
+                    "version " + std::to_string(h.format_version) + ", this build reads versions " +
+                        std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion));
     if (get<std::uint64_t>(p, o_header_checksum) != XXH3_64bits(p, o_header_checksum))
         return fail(ErrorCode::corrupt_header, "header checksum mismatch");
 

@@ -110,8 +110,7 @@ std::uint32_t block_checksum(std::span<const std::uint8_t> compressed, std::uint
 
 // Symbol j of a decompressed block of `positions` symbols (packed for 2
 // bits, byte planes for 16 bits; see "Blocks" in docs/FORMAT.md).
-inline std::uint16_t decode_symbol(const std::uint8_t* block, std::uint32_t positions, std::uint32_t j,
-                                   unsigned bits) {
+inline std::uint16_t decode_symbol(const std::uint8_t* block, std::uint32_t positions, std::uint32_t j, unsigned bits) {
     if (bits == 2) return static_cast<std::uint16_t>((block[j >> 2] >> (2 * (j & 3))) & 3);
     if (bits == 8) return block[j];
     return static_cast<std::uint16_t>(block[j] | (block[positions + j] << 8));

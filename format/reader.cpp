@@ -104,7 +104,8 @@ std::uint32_t TableFile::block_checksum_stored(std::uint64_t block) const { retu
 
 std::uint32_t TableFile::block_positions(std::uint64_t block) const {
     const std::uint64_t first = block << block_shift_;
-    return static_cast<std::uint32_t>(std::min<std::uint64_t>(header_.positions_per_block, header_.position_count - first));
+    return static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(header_.positions_per_block, header_.position_count - first));
 }
 
 Result<std::vector<std::uint8_t>> TableFile::load_block(std::uint64_t block) const {
@@ -126,15 +127,15 @@ Result<std::vector<std::uint8_t>> TableFile::load_block(std::uint64_t block) con
     const std::size_t n = ZSTD_decompressDCtx(dctx, raw.data(), raw.size(), compressed.data(), compressed.size());
     if (ZSTD_isError(n)) return error(ErrorCode::corrupt_block, where() + ": " + ZSTD_getErrorName(n));
     if (n != raw.size())
-        return error(ErrorCode::corrupt_block, where() + ": decompressed to " + std::to_string(n) + " bytes instead of " +
-                                                   std::to_string(raw.size()));
+        return error(ErrorCode::corrupt_block, where() + ": decompressed to " + std::to_string(n) +
+                                                   " bytes instead of " + std::to_string(raw.size()));
     return raw;
 }
 
 Result<std::uint16_t> TableFile::read(std::uint64_t index) const {
     if (index >= header_.position_count)
-        return error(ErrorCode::out_of_range, "position " + std::to_string(index) + " of a table of " +
-                                                  std::to_string(header_.position_count));
+        return error(ErrorCode::out_of_range,
+                     "position " + std::to_string(index) + " of a table of " + std::to_string(header_.position_count));
     const std::uint64_t block = index >> block_shift_;
     const auto position = static_cast<std::uint32_t>(index & (header_.positions_per_block - 1));
     const std::uint32_t positions = block_positions(block);
@@ -158,7 +159,8 @@ std::optional<Error> TableFile::verify() const {
         const std::uint32_t positions = block_positions(b);
         for (std::uint32_t j = 0; j < positions; ++j)
             if (decode_symbol(raw->data(), positions, j, header_.symbol_bits) > header_.max_symbol)
-                return error(ErrorCode::corrupt_data, "block " + std::to_string(b) + " holds a symbol above max_symbol " +
+                return error(ErrorCode::corrupt_data, "block " + std::to_string(b) +
+                                                          " holds a symbol above max_symbol " +
                                                           std::to_string(header_.max_symbol));
     }
     return std::nullopt;

@@ -1,5 +1,7 @@
 #include "format/writer.hpp"
 
+#include <omp.h>
+#include <xxhash.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -8,9 +10,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <omp.h>
-#include <xxhash.h>
 
 #include "format/little_endian.hpp"
 
@@ -177,8 +176,10 @@ unsigned checked_symbol_bits(std::uint64_t position_count, const DontCare& dont_
     if (options.zstd_level == 0 || options.zstd_level < ZSTD_minCLevel() || options.zstd_level > ZSTD_maxCLevel())
         throw std::invalid_argument("zstd level out of range");
     for (const std::uint32_t stride : options.fill_strides)
-        if (stride == 0 || stride >= ppb) throw std::invalid_argument("fill strides must be in [1, positions per block)");
-    if (!dont_care.covers(position_count)) throw std::invalid_argument("the don't-care map is shorter than the symbols");
+        if (stride == 0 || stride >= ppb)
+            throw std::invalid_argument("fill strides must be in [1, positions per block)");
+    if (!dont_care.covers(position_count))
+        throw std::invalid_argument("the don't-care map is shorter than the symbols");
     if (block_count_for(position_count, ppb) > std::numeric_limits<std::uint32_t>::max())
         throw std::invalid_argument("too many blocks: use larger blocks");
     return bits;
@@ -261,9 +262,10 @@ std::uint32_t compress_batch(const std::filesystem::path& path, const SymbolSour
 #pragma omp for schedule(dynamic, 4)
         for (std::int64_t k = 0; k < count; ++k) {
             if (!ok) continue;
-            batch_max = std::max(batch_max, compress_block(source, position_count, first + static_cast<std::uint64_t>(k),
-                                                           bits, dont_care, options, scratch, block_symbols, filled,
-                                                           out[static_cast<std::size_t>(k)], ok));
+            batch_max =
+                std::max(batch_max,
+                         compress_block(source, position_count, first + static_cast<std::uint64_t>(k), bits, dont_care,
+                                        options, scratch, block_symbols, filled, out[static_cast<std::size_t>(k)], ok));
         }
     }
     if (!ok) throw WriteError(path.string() + ": zstd failed to compress a block");
@@ -287,8 +289,8 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
     std::uint32_t max_symbol = 0;
     for (std::uint64_t batch = 0; batch < blocks; batch += batch_size) {
         const std::span batch_blocks(compressed.data(), static_cast<std::size_t>(std::min(batch_size, blocks - batch)));
-        max_symbol = std::max(max_symbol, compress_batch(path, source, position_count, batch, bits, dont_care,
-                                                         options, threads, batch_blocks));
+        max_symbol = std::max(max_symbol, compress_batch(path, source, position_count, batch, bits, dont_care, options,
+                                                         threads, batch_blocks));
         if (max_symbol >= (1u << bits))
             throw std::invalid_argument(path.string() + ": a symbol does not fit in " + std::to_string(bits) + " bits");
         data.append(file, h, batch, batch_blocks);

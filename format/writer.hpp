@@ -33,18 +33,25 @@ public:
     // Whether a bitmap or byte array has an entry for each of `positions`.
     bool covers(std::uint64_t positions) const {
         switch (kind_) {
-            case Kind::bitmap: return bits_.size() >= (positions + 63) / 64;
-            case Kind::bytes: return bytes_.size() >= positions;
-            default: return true;
+            case Kind::bitmap:
+                return bits_.size() >= (positions + 63) / 64;
+            case Kind::bytes:
+                return bytes_.size() >= positions;
+            default:
+                return true;
         }
     }
 
     bool operator()(std::uint64_t index) const {
         switch (kind_) {
-            case Kind::bitmap: return (bits_[index / 64] >> (index % 64)) & 1;
-            case Kind::bytes: return bytes_[index] != 0;
-            case Kind::predicate: return predicate_(index);
-            default: return false;
+            case Kind::bitmap:
+                return (bits_[index / 64] >> (index % 64)) & 1;
+            case Kind::bytes:
+                return bytes_[index] != 0;
+            case Kind::predicate:
+                return predicate_(index);
+            default:
+                return false;
         }
     }
 

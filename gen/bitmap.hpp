@@ -41,8 +41,7 @@ template <class T>
 std::uint64_t match_mask(const T* values, int count, T v) {
 #if defined(__AVX512BW__)
     if constexpr (sizeof(T) == 1) {
-        if (count == 64)
-            return _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(values), _mm512_set1_epi8(char(v)));
+        if (count == 64) return _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(values), _mm512_set1_epi8(char(v)));
     }
 #endif
     std::uint64_t mask = 0;

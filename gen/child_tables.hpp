@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "gen/raw_table.hpp"
-#include "tables/values.hpp"
 #include "tables/position_index.hpp"
+#include "tables/values.hpp"
 
 namespace dtb {
 

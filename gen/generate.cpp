@@ -22,7 +22,8 @@
 
 namespace dtb {
 
-std::filesystem::path raw_table_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
+std::filesystem::path raw_table_path(const std::filesystem::path& dir, VariantId variant,
+                                     const MaterialSignature& sig) {
     return dir / table_file_name(variant, sig, format::Metric::exact);
 }
 
@@ -144,7 +145,7 @@ void write_table_files(const GenerateOptions& o, const MaterialSignature& sig, s
                        std::uint32_t index_version, TableStats& st, const Bitmap* captures = nullptr) {
     const auto path = raw_table_path(o.dir, o.variant, sig);
     if (!is_solved(o.dir, o.variant, sig)) {
-        const RawTableHeader h{o.variant,    sig, int(sizeof(T)), index_version, values.size(), st.longest_win,
+        const RawTableHeader h{o.variant,      sig, int(sizeof(T)), index_version, values.size(), st.longest_win,
                                st.longest_loss};
         write_raw_table(path, h, values);
     }
@@ -246,8 +247,7 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
         for (const TableStats& s : stats) {
             write_manifest(manifest_path(o.dir, o.variant, s.signature), o.variant, s);
             log << std::left << std::setw(10) << s.signature.name() << std::right << std::setw(13) << s.positions
-                << " positions (index waste " << std::fixed << std::setprecision(1)
-                << s.index_waste_percent() << "%)  "
+                << " positions (index waste " << std::fixed << std::setprecision(1) << s.index_waste_percent() << "%)  "
                 << std::setw(11) << s.wins << " won " << std::setw(11) << s.draws << " drawn " << std::setw(11)
                 << s.losses << " lost  longest win " << s.longest_win << "  " << std::setprecision(2) << s.seconds
                 << " s\n";

@@ -38,10 +38,10 @@
 
 #include "gen/bitmap.hpp"
 #include "gen/child_tables.hpp"
-#include "tables/signatures.hpp"
-#include "tables/values.hpp"
 #include "rules/movegen.hpp"
 #include "tables/position_index.hpp"
+#include "tables/signatures.hpp"
+#include "tables/values.hpp"
 
 namespace dtb {
 
@@ -111,7 +111,8 @@ public:
         for (int s = 0; s < side_count_; ++s) sides_[s].selected = Bitmap(sides_[s].index.size());
         std::uint64_t new_before = 1;
         for (int n = 0;; ++n) {
-            if (n > Codec::kMaxDistance) throw DistanceOverflow("distance above " + std::to_string(Codec::kMaxDistance));
+            if (n > Codec::kMaxDistance)
+                throw DistanceOverflow("distance above " + std::to_string(Codec::kMaxDistance));
             std::uint64_t new_now = 0;
             for (int s = 0; s < side_count_; ++s) new_now += (n % 2 == 0) ? loss_level(s, n) : win_level(s, n);
             for (int s = 0; s < side_count_; ++s) propagate(s, n);
@@ -177,7 +178,8 @@ private:
                 const std::uint64_t end = std::min(size, (w + 1) * 64);
                 for (std::uint64_t i = w * 64; i < end; ++i) {
                     const Position<V> pos = cursor.at(i);
-                    illegal += (pos.pieces[White] & pos.pieces[Black]) || (pos.men(White) & Board::promotion_row(White)) ||
+                    illegal += (pos.pieces[White] & pos.pieces[Black]) ||
+                               (pos.men(White) & Board::promotion_row(White)) ||
                                (pos.men(Black) & Board::promotion_row(Black)) || signature_of(pos) != sig;
                     // Exits: every capture, or the plain moves that crown.
                     // Other plain moves stay in the pair and are only counted.
@@ -337,7 +339,8 @@ private:
         const bool losses = n % 2 == 0;
         if (n + 1 > Codec::kMaxDistance) {
             for (std::uint64_t w = 0; w < words; ++w)
-                if (side.selected.word(w)) throw DistanceOverflow("distance above " + std::to_string(Codec::kMaxDistance));
+                if (side.selected.word(w))
+                    throw DistanceOverflow("distance above " + std::to_string(Codec::kMaxDistance));
             return;
         }
 #pragma omp parallel if (words > parallel_words_)

@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "format/table_file.hpp"
-#include "tables/table_names.hpp"
 #include "gen/bitmap.hpp"
-#include "tables/values.hpp"
 #include "rules/movegen.hpp"
 #include "tables/position_index.hpp"
+#include "tables/table_names.hpp"
+#include "tables/values.hpp"
 
 namespace dtb {
 
@@ -90,15 +90,14 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
     sizes.capture_positions = capture_count;
 
     const auto wdl_path = dir / table_file_name(variant, sig, format::Metric::wdl);
-    format::write_table(
-        wdl_path, wdl_description, n,
-        format::SymbolSource<std::uint8_t>([values](std::uint64_t first, std::span<std::uint8_t> out) {
-            for (std::size_t j = 0; j < out.size(); ++j) {
-                const int v = decode_value(values[first + j]);
-                out[j] = v == kDraw ? kWdlDraw : is_win(v) ? kWdlWin : kWdlLoss;
-            }
-        }),
-        format::DontCare::predicate(is_capture), wdl_options);
+    format::write_table(wdl_path, wdl_description, n,
+                        format::SymbolSource<std::uint8_t>([values](std::uint64_t first, std::span<std::uint8_t> out) {
+                            for (std::size_t j = 0; j < out.size(); ++j) {
+                                const int v = decode_value(values[first + j]);
+                                out[j] = v == kDraw ? kWdlDraw : is_win(v) ? kWdlWin : kWdlLoss;
+                            }
+                        }),
+                        format::DontCare::predicate(is_capture), wdl_options);
 
     const auto dtw_path = dir / table_file_name(variant, sig, format::Metric::dtw);
     auto dtw_source = [values]<class S>(std::uint64_t first, std::span<S> out) {
@@ -108,17 +107,15 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
         }
     };
     if (dtw_symbol(longest) <= 0xFF)
-        format::write_table(dtw_path, dtw_description, n,
-                              format::SymbolSource<std::uint8_t>([&](std::uint64_t f, std::span<std::uint8_t> o) {
-                                  dtw_source(f, o);
-                              }),
-                              format::DontCare::predicate(is_draw_or_capture), dtw_options);
+        format::write_table(
+            dtw_path, dtw_description, n,
+            format::SymbolSource<std::uint8_t>([&](std::uint64_t f, std::span<std::uint8_t> o) { dtw_source(f, o); }),
+            format::DontCare::predicate(is_draw_or_capture), dtw_options);
     else
-        format::write_table(dtw_path, dtw_description, n,
-                              format::SymbolSource<std::uint16_t>([&](std::uint64_t f, std::span<std::uint16_t> o) {
-                                  dtw_source(f, o);
-                              }),
-                              format::DontCare::predicate(is_draw_or_capture), dtw_options);
+        format::write_table(
+            dtw_path, dtw_description, n,
+            format::SymbolSource<std::uint16_t>([&](std::uint64_t f, std::span<std::uint16_t> o) { dtw_source(f, o); }),
+            format::DontCare::predicate(is_draw_or_capture), dtw_options);
     sizes.wdl_bytes = std::filesystem::file_size(wdl_path);
     sizes.dtw_bytes = std::filesystem::file_size(dtw_path);
     return sizes;
@@ -128,8 +125,8 @@ CompressedSizes write_tables(const std::filesystem::path& dir, VariantId variant
 
 template <class T>
 CompressedSizes write_compressed_tables(const std::filesystem::path& dir, VariantId variant,
-                                        const MaterialSignature& sig, std::span<const T> values,
-                                        LongestValues longest, const Bitmap* captures) {
+                                        const MaterialSignature& sig, std::span<const T> values, LongestValues longest,
+                                        const Bitmap* captures) {
     return with_variant(variant, [&]<class V>() {
         return write_tables<V, T>(dir, variant, sig, values.data(), values.size(), longest, captures);
     });

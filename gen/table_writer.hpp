@@ -6,8 +6,8 @@
 #include <span>
 
 #include "gen/bitmap.hpp"
-#include "tables/material_signature.hpp"
 #include "rules/variant.hpp"
+#include "tables/material_signature.hpp"
 
 namespace dtb {
 
@@ -30,7 +30,7 @@ struct CompressedSizes {
 // without it they are worked out here.
 template <class T>
 CompressedSizes write_compressed_tables(const std::filesystem::path& dir, VariantId variant,
-                                        const MaterialSignature& sig, std::span<const T> values,
-                                        LongestValues longest, const Bitmap* captures = nullptr);
+                                        const MaterialSignature& sig, std::span<const T> values, LongestValues longest,
+                                        const Bitmap* captures = nullptr);
 
 }  // namespace dtb

@@ -11,10 +11,10 @@
 
 #include "gen/child_tables.hpp"
 #include "gen/generate.hpp"
+#include "rules/notation.hpp"
 #include "tables/signatures.hpp"
 #include "tables/table_names.hpp"
 #include "tables/values.hpp"
-#include "rules/notation.hpp"
 
 namespace dtb {
 
@@ -94,13 +94,11 @@ std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem
         if (progress)
             std::cerr << "\r\033[Kverifying " << sigs[k].name() << " (" << k + 1 << " of " << sigs.size() << ")"
                       << std::flush;
-        reports.push_back(
-            with_variant(variant, [&]<class V>() { return verify_one<V>(variant, dir, sigs[k]); }));
+        reports.push_back(with_variant(variant, [&]<class V>() { return verify_one<V>(variant, dir, sigs[k]); }));
         const VerifyReport& r = reports.back();
         if (progress) std::cerr << "\r\033[K" << std::flush;
         log << r.signature.name() << ": " << r.positions << " positions, "
-            << (r.mismatches == 0 ? std::string("all consistent")
-                                  : std::to_string(r.mismatches) + " INCONSISTENT")
+            << (r.mismatches == 0 ? std::string("all consistent") : std::to_string(r.mismatches) + " INCONSISTENT")
             << " (" << r.seconds << " s)\n";
         for (const std::string& e : r.examples) log << "  " << e << '\n';
     }

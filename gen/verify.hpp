@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "tables/material_signature.hpp"
 #include "rules/variant.hpp"
+#include "tables/material_signature.hpp"
 
 namespace dtb {
 

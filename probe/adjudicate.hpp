@@ -40,10 +40,10 @@
 #include <vector>
 
 #include "probe/adjudication.hpp"
-#include "tables/table_names.hpp"
 #include "probe/search.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/draw_tracker.hpp"
+#include "tables/table_names.hpp"
 
 namespace dtb::probe {
 

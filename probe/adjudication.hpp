@@ -35,8 +35,8 @@ enum class RuleNote {
 // Why DTW alone does not settle the answer (adjudicate.hpp's header).
 enum class Doubt {
     none,
-    needs_dtc,           // the count a capture or crowning starts again could be escaped: needs DTC
-    conversion_longer,   // a conversion may lead into material whose wins outlast its fresh count
+    needs_dtc,              // the count a capture or crowning starts again could be escaped: needs DTC
+    conversion_longer,      // a conversion may lead into material whose wins outlast its fresh count
     conversion_unknown,     // ... into material whose WDL table is missing (or unreadable)
     conversion_unrecorded,  // ... into material whose WDL table (format version 1) does not record its longest win
 };

@@ -10,8 +10,8 @@
 
 #include "dtb/probe.h"
 #include "probe/status.hpp"
-#include "tables/combinatorics.hpp"
 #include "rules/notation.hpp"
+#include "tables/combinatorics.hpp"
 
 namespace dtb::probe {
 
@@ -70,7 +70,8 @@ Outcome<Position<V>> from_c(const dtb_position& c) {
     const Color us = pos->side_to_move;
     if (!pos->occupied()) return Failure{Status::bad_position, "bad position: the board is empty"};
     if (pos->pieces[us] && !pos->pieces[opponent(us)])
-        return Failure{Status::bad_position, "bad position: the side not to move has no pieces: the game is already over"};
+        return Failure{Status::bad_position,
+                       "bad position: the side not to move has no pieces: the game is already over"};
     return pos;
 }
 

@@ -71,8 +71,8 @@ int guarded(const dtb_tablebase* tb, F&& body) noexcept {
 }
 
 Failure unknown_variant(int variant) {
-    return Failure{Status::bad_argument, "unknown variant " + std::to_string(variant) +
-                                             ": use DTB_RUSSIAN (0) or DTB_INTERNATIONAL (1)"};
+    return Failure{Status::bad_argument,
+                   "unknown variant " + std::to_string(variant) + ": use DTB_RUSSIAN (0) or DTB_INTERNATIONAL (1)"};
 }
 
 // The shared prologue of the probes: arguments checked, position converted.
@@ -161,18 +161,30 @@ const char* dtb_error_message(const dtb_tablebase* tb) {
 
 const char* dtb_status_name(int status) {
     switch (status) {
-        case DTB_OK: return "ok";
-        case DTB_MISSING_TABLE: return "missing table";
-        case DTB_CORRUPT_TABLE: return "corrupt table";
-        case DTB_BAD_POSITION: return "bad position";
-        case DTB_TOO_MANY_PIECES: return "too many pieces";
-        case DTB_IO_ERROR: return "i/o error";
-        case DTB_BAD_ARGUMENT: return "bad argument";
-        case DTB_NO_MOVE: return "no legal move";
-        case DTB_BUFFER_TOO_SMALL: return "buffer too small";
-        case DTB_OUT_OF_MEMORY: return "out of memory";
-        case DTB_INTERNAL_ERROR: return "internal error";
-        default: return "unknown status";
+        case DTB_OK:
+            return "ok";
+        case DTB_MISSING_TABLE:
+            return "missing table";
+        case DTB_CORRUPT_TABLE:
+            return "corrupt table";
+        case DTB_BAD_POSITION:
+            return "bad position";
+        case DTB_TOO_MANY_PIECES:
+            return "too many pieces";
+        case DTB_IO_ERROR:
+            return "i/o error";
+        case DTB_BAD_ARGUMENT:
+            return "bad argument";
+        case DTB_NO_MOVE:
+            return "no legal move";
+        case DTB_BUFFER_TOO_SMALL:
+            return "buffer too small";
+        case DTB_OUT_OF_MEMORY:
+            return "out of memory";
+        case DTB_INTERNAL_ERROR:
+            return "internal error";
+        default:
+            return "unknown status";
     }
 }
 
@@ -223,25 +235,26 @@ int dtb_position_to_fen(const dtb_position* pos, char* buf, size_t buf_len) {
 }
 
 int dtb_probe_wdl(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) {
-    return probe_position(tb, pos, value != nullptr, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
-        auto wdl = search.wdl(p);
-        if (!wdl) return tb->fail(wdl.error());
-        *value = dtb_value{*wdl, -1};
-        return DTB_OK;
-    });
+    return probe_position(tb, pos, value != nullptr,
+                          [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
+                              auto wdl = search.wdl(p);
+                              if (!wdl) return tb->fail(wdl.error());
+                              *value = dtb_value{*wdl, -1};
+                              return DTB_OK;
+                          });
 }
 
 int dtb_probe_dtw(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) {
-    return probe_position(tb, pos, value != nullptr, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
-        auto v = search.value(p);
-        if (!v) return tb->fail(v.error());
-        *value = c_value(*v);
-        return DTB_OK;
-    });
+    return probe_position(tb, pos, value != nullptr,
+                          [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
+                              auto v = search.value(p);
+                              if (!v) return tb->fail(v.error());
+                              *value = c_value(*v);
+                              return DTB_OK;
+                          });
 }
 
-int dtb_probe_root(dtb_tablebase* tb, const dtb_position* pos, dtb_root_move* moves, size_t capacity,
-                   size_t* count) {
+int dtb_probe_root(dtb_tablebase* tb, const dtb_position* pos, dtb_root_move* moves, size_t capacity, size_t* count) {
     const bool out_ok = count != nullptr && (moves != nullptr || capacity == 0);
     return probe_position(tb, pos, out_ok, [&]<class V>(const Search<V>& search, const Position<V>& p) -> int {
         auto root = search.root(p);
@@ -250,8 +263,8 @@ int dtb_probe_root(dtb_tablebase* tb, const dtb_position* pos, dtb_root_move* mo
         for (size_t i = 0; i < root->size() && i < capacity; ++i)
             moves[i] = dtb_root_move{to_c(p, (*root)[i].move), c_value((*root)[i].value)};
         if (root->size() > capacity)
-            return tb->fail({Status::buffer_too_small, std::to_string(root->size()) + " legal moves, room for " +
-                                                           std::to_string(capacity)});
+            return tb->fail({Status::buffer_too_small,
+                             std::to_string(root->size()) + " legal moves, room for " + std::to_string(capacity)});
         return DTB_OK;
     });
 }

@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "tables/table_names.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "tables/position_index.hpp"
+#include "tables/table_names.hpp"
 #include "tables/values.hpp"
 
 namespace dtb::probe {
@@ -124,9 +124,9 @@ public:
             auto step = best(p);
             if (!step) return step.take_error();
             if (!*step)
-                return Failure{Status::internal_error,
-                               "the line from " + to_fen(pos) + " ended after " + std::to_string(ply) +
-                                   " plies, its value says " + std::to_string(*start)};
+                return Failure{Status::internal_error, "the line from " + to_fen(pos) + " ended after " +
+                                                           std::to_string(ply) + " plies, its value says " +
+                                                           std::to_string(*start)};
             line.push_back((*step)->move);
             p = p.after((*step)->move);
         }
@@ -157,9 +157,12 @@ private:
         const auto symbol = (*table)->file->read(index);
         if (!symbol) return read_failure(symbol.error());
         switch (*symbol) {
-            case kWdlLoss: return -1;
-            case kWdlDraw: return 0;
-            case kWdlWin: return 1;
+            case kWdlLoss:
+                return -1;
+            case kWdlDraw:
+                return 0;
+            case kWdlWin:
+                return 1;
             default:
                 return Failure{Status::corrupt_table, (*table)->file->path().string() + ": position " +
                                                           std::to_string(index) + " holds WDL symbol " +

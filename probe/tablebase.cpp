@@ -2,8 +2,8 @@
 
 #include <system_error>
 
-#include "tables/table_names.hpp"
 #include "tables/position_index.hpp"
+#include "tables/table_names.hpp"
 
 namespace dtb::probe {
 
@@ -50,7 +50,8 @@ Outcome<std::unique_ptr<Tablebase>> Tablebase::open(const std::vector<std::files
         std::filesystem::directory_iterator it(dir, ec);
         if (ec) return Failure{Status::io_error, "cannot list table directory " + dir.string() + ": " + ec.message()};
         for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
-            if (ec) return Failure{Status::io_error, "cannot list table directory " + dir.string() + ": " + ec.message()};
+            if (ec)
+                return Failure{Status::io_error, "cannot list table directory " + dir.string() + ": " + ec.message()};
             const auto name = parse_table_file_name(it->path().filename().string());
             if (!name) continue;
             auto& slot = tb->slots_[key(name->variant, name->signature, name->metric)];

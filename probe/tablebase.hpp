@@ -23,10 +23,10 @@
 
 #include "format/table_file.hpp"
 #include "probe/status.hpp"
+#include "rules/variant.hpp"
 #include "tables/material_signature.hpp"
 #include "tables/position_index.hpp"
 #include "tables/table_names.hpp"
-#include "rules/variant.hpp"
 
 namespace dtb::probe {
 
@@ -37,7 +37,8 @@ using dtb::TableName;
 // generator's exact (.raw) tables included.
 inline std::optional<TableName> parse_table_file_name(std::string_view name) {
     auto parsed = dtb::parse_table_file_name(name);
-    if (!parsed || (parsed->metric != format::Metric::wdl && parsed->metric != format::Metric::dtw)) return std::nullopt;
+    if (!parsed || (parsed->metric != format::Metric::wdl && parsed->metric != format::Metric::dtw))
+        return std::nullopt;
     return parsed;
 }
 
@@ -100,7 +101,7 @@ private:
         TableName name;
         std::filesystem::path path;
         std::atomic<const OpenTable*> table{nullptr};  // set once, when opened
-        std::mutex open_mutex;                        // held only while opening
+        std::mutex open_mutex;                         // held only while opening
         std::unique_ptr<OpenTable> owner;
         std::optional<Failure> rejected;  // a file that failed its checks stays rejected
     };

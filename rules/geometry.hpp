@@ -92,10 +92,14 @@ struct Geometry {
     }
     static constexpr Bitboard shift(Bitboard b, Direction d) {
         switch (d) {
-            case NorthWest: return shift<NorthWest>(b);
-            case NorthEast: return shift<NorthEast>(b);
-            case SouthWest: return shift<SouthWest>(b);
-            default: return shift<SouthEast>(b);
+            case NorthWest:
+                return shift<NorthWest>(b);
+            case NorthEast:
+                return shift<NorthEast>(b);
+            case SouthWest:
+                return shift<SouthWest>(b);
+            default:
+                return shift<SouthEast>(b);
         }
     }
 

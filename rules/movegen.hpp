@@ -138,7 +138,8 @@ private:
     }
 
     template <Color Us>
-    static void generate_for(const Pos& pos, MoveList& moves, Duplicates duplicates, std::vector<CaptureRoute>* routes) {
+    static void generate_for(const Pos& pos, MoveList& moves, Duplicates duplicates,
+                             std::vector<CaptureRoute>* routes) {
         if (has_capture_for<Us>(pos))
             generate_captures<Us>(pos, moves, duplicates, routes);
         else if (!routes)
@@ -165,10 +166,12 @@ private:
         const Bitboard empty = pos.empty();
         const Bitboard crown_row = Board::promotion_row(Us);
         for (int to : bits_of{Board::template shift<forward_left<Us>()>(pos.men(Us)) & empty})
-            if (!f(Move{0, std::uint8_t(to - Board::step[forward_left<Us>()]), std::uint8_t(to), (bit(to) & crown_row) != 0}))
+            if (!f(Move{0, std::uint8_t(to - Board::step[forward_left<Us>()]), std::uint8_t(to),
+                        (bit(to) & crown_row) != 0}))
                 return false;
         for (int to : bits_of{Board::template shift<forward_right<Us>()>(pos.men(Us)) & empty})
-            if (!f(Move{0, std::uint8_t(to - Board::step[forward_right<Us>()]), std::uint8_t(to), (bit(to) & crown_row) != 0}))
+            if (!f(Move{0, std::uint8_t(to - Board::step[forward_right<Us>()]), std::uint8_t(to),
+                        (bit(to) & crown_row) != 0}))
                 return false;
         for (int from : bits_of{pos.kings_of(Us)})
             for (Direction d : kAllDirections)
@@ -185,9 +188,9 @@ private:
 
     // State of the search for one piece's capture routes.
     struct CaptureSearch {
-        Bitboard enemy;     // opponent pieces; captured ones stay until the move ends
-        Bitboard empty;     // empty squares, the capturing piece's start included
-        Bitboard crown_row; // where our men are crowned
+        Bitboard enemy;      // opponent pieces; captured ones stay until the move ends
+        Bitboard empty;      // empty squares, the capturing piece's start included
+        Bitboard crown_row;  // where our men are crowned
         std::uint8_t from;
         MoveList& moves;
         std::size_t first;  // index in moves of this piece's first capture
@@ -195,7 +198,7 @@ private:
         Duplicates duplicates;
         std::vector<CaptureRoute>* routes;
         std::vector<std::uint8_t> path{};  // squares the piece stood on, when routes are wanted
-        bool crowned = false;             // a man crowned during this capture (Russian)
+        bool crowned = false;              // a man crowned during this capture (Russian)
 
         void land(int sq) {
             if (routes) path.push_back(std::uint8_t(sq));
@@ -310,8 +313,15 @@ private:
                                   std::vector<CaptureRoute>* routes) {
         int most_taken = 0;
         for (int from : bits_of{capturers<Us>(pos)}) {
-            CaptureSearch search{pos.pieces[opponent(Us)], pos.empty() | bit(from), Board::promotion_row(Us),
-                                 std::uint8_t(from), moves, moves.size(), most_taken, duplicates, routes};
+            CaptureSearch search{pos.pieces[opponent(Us)],
+                                 pos.empty() | bit(from),
+                                 Board::promotion_row(Us),
+                                 std::uint8_t(from),
+                                 moves,
+                                 moves.size(),
+                                 most_taken,
+                                 duplicates,
+                                 routes};
             if (pos.kings & bit(from))
                 search.king_captures(from, 0, all_directions);
             else

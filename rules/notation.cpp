@@ -328,7 +328,8 @@ Move parse_move(const Position<V>& pos, std::string_view text_in) {
         squares.push_back(*sq);
         start = i + 1;
     }
-    if (squares.size() < 2) throw InputError("bad move " + quoted(text) + ": expected at least two squares, like 'c3-d4'");
+    if (squares.size() < 2)
+        throw InputError("bad move " + quoted(text) + ": expected at least two squares, like 'c3-d4'");
 
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
@@ -365,8 +366,8 @@ Move parse_move(const Position<V>& pos, std::string_view text_in) {
     for (const Move& m : (matches.empty() ? std::vector<Move>(moves.begin(), moves.end()) : matches))
         listed += (listed.empty() ? "" : ", ") + move_text(pos, m);
     if (matches.empty())
-        throw InputError("illegal move " + quoted(text) + " in " + to_fen(pos) + "; legal moves: " +
-                         (listed.empty() ? "none" : listed));
+        throw InputError("illegal move " + quoted(text) + " in " + to_fen(pos) +
+                         "; legal moves: " + (listed.empty() ? "none" : listed));
     throw InputError("ambiguous move " + quoted(text) + " in " + to_fen(pos) + ": it could be " + listed +
                      "; write the turning squares");
 }
@@ -398,17 +399,17 @@ std::string board_diagram(const Position<V>& pos) {
     return out.str();
 }
 
-#define DTB_INSTANTIATE_NOTATION(V)                                  \
-    template std::string square_name<V>(BitIndex);                    \
-    template int square_number<V>(BitIndex);                          \
+#define DTB_INSTANTIATE_NOTATION(V)                                     \
+    template std::string square_name<V>(BitIndex);                      \
+    template int square_number<V>(BitIndex);                            \
     template std::optional<BitIndex> parse_square<V>(std::string_view); \
-    template Position<V> initial_position<V>();                       \
-    template Position<V> parse_fen<V>(std::string_view);              \
-    template std::string to_fen<V>(const Position<V>&);                \
-    template void check_position<V>(const Position<V>&);             \
+    template Position<V> initial_position<V>();                         \
+    template Position<V> parse_fen<V>(std::string_view);                \
+    template std::string to_fen<V>(const Position<V>&);                 \
+    template void check_position<V>(const Position<V>&);                \
     template std::string move_text<V>(const Position<V>&, const Move&); \
-    template std::string route_text<V>(const CaptureRoute&);          \
-    template Move parse_move<V>(const Position<V>&, std::string_view); \
+    template std::string route_text<V>(const CaptureRoute&);            \
+    template Move parse_move<V>(const Position<V>&, std::string_view);  \
     template std::string board_diagram<V>(const Position<V>&);
 
 DTB_INSTANTIATE_NOTATION(Russian)

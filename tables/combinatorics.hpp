@@ -72,7 +72,7 @@ inline Bitboard colex_unrank(std::uint64_t rank, int k, int n) {
     int high = n - 1;
     for (int i = k; i >= 1; --i) {
         if (i == 1) return set | bit(int(rank));  // C(p, 1) = p
-        int low = i - 1;  // C(i-1, i) = 0 <= rank always
+        int low = i - 1;                          // C(i-1, i) = 0 <= rank always
         while (low < high) {
             const int mid = (low + high + 1) / 2;
             if (kBinomials.c[mid][i] <= rank)

@@ -30,9 +30,9 @@
 #include <immintrin.h>
 #endif
 
+#include "rules/position.hpp"
 #include "tables/combinatorics.hpp"
 #include "tables/material_signature.hpp"
-#include "rules/position.hpp"
 
 namespace dtb {
 
@@ -89,7 +89,8 @@ Position<V> normalize(const Position<V>& pos) {
 template <class V>
 MaterialSignature signature_of(const Position<V>& pos) {
     const Color us = pos.side_to_move, them = opponent(us);
-    return {{popcount(pos.men(us)), popcount(pos.men(them))}, {popcount(pos.kings_of(us)), popcount(pos.kings_of(them))}};
+    return {{popcount(pos.men(us)), popcount(pos.men(them))},
+            {popcount(pos.kings_of(us)), popcount(pos.kings_of(them))}};
 }
 
 template <class V>
@@ -137,7 +138,8 @@ public:
         const Bitboard on_back_row = white_men & kWhiteBackRow;
         const int j = popcount(on_back_row);
         std::uint64_t men = colex_rank(extract_bits(on_back_row, kWhiteBackRow));
-        men = men * binomial(kOverlap, sig_.men[0] - j) + colex_rank(extract_bits(white_men & kOverlapMask, kOverlapMask));
+        men = men * binomial(kOverlap, sig_.men[0] - j) +
+              colex_rank(extract_bits(white_men & kOverlapMask, kOverlapMask));
         men = men * black_men_ways(j) + colex_rank(extract_bits(black_men, kBlackMenSquares & ~white_men));
         men += men_offset_[j];
         return {men * black_king_ways_, Board::all & ~(white_men | black_men)};
@@ -213,8 +215,7 @@ private:
         const Bitboard black_men =
             deposit_bits(colex_unrank(black_rank, sig_.men[1], black_squares), kBlackMenSquares & ~white_men);
         const Bitboard free = Board::all & ~(white_men | black_men);
-        const Bitboard black_kings =
-            deposit_bits(colex_unrank(black_kings_rank, sig_.kings[1], free_squares_), free);
+        const Bitboard black_kings = deposit_bits(colex_unrank(black_kings_rank, sig_.kings[1], free_squares_), free);
         pos.pieces[White] = white_men;
         pos.pieces[Black] = black_men | black_kings;
         pos.kings = black_kings;

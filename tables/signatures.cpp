@@ -5,7 +5,6 @@
 #include <set>
 #include <stdexcept>
 
-
 namespace dtb {
 
 std::vector<MaterialSignature> all_signatures(VariantId variant, int max_pieces) {

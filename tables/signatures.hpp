@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "tables/material_signature.hpp"
 #include "rules/variant.hpp"
+#include "tables/material_signature.hpp"
 
 namespace dtb {
 

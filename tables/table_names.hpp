@@ -31,10 +31,14 @@ inline std::string manifest_file_name(VariantId variant, const MaterialSignature
 // for the generator's exact values.
 inline std::string_view metric_extension(format::Metric metric) {
     switch (metric) {
-        case format::Metric::wdl: return "wdl";
-        case format::Metric::dtw: return "dtw";
-        case format::Metric::dtc: return "dtc";
-        case format::Metric::exact: return "raw";
+        case format::Metric::wdl:
+            return "wdl";
+        case format::Metric::dtw:
+            return "dtw";
+        case format::Metric::dtc:
+            return "dtc";
+        case format::Metric::exact:
+            return "raw";
     }
     return "dtc";
 }

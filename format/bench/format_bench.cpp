@@ -6,7 +6,6 @@
 // Arguments of each benchmark: positions per block, then 0 for WDL (1-byte
 // symbols) or 1 for DTW (2-byte symbols), then the zstd level where it applies.
 #include <benchmark/benchmark.h>
-
 #include <unistd.h>
 
 #include <filesystem>

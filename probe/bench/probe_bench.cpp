@@ -67,8 +67,8 @@ const Setup& setup() {
         const char* dir = std::getenv("DTB_BENCH_DIR");
         s.dir = dir ? dir : "tables";
         const char* variant = std::getenv("DTB_BENCH_VARIANT");
-        const VariantId id = variant && std::string(variant) == "international" ? VariantId::International
-                                                                                 : VariantId::Russian;
+        const VariantId id =
+            variant && std::string(variant) == "international" ? VariantId::International : VariantId::Russian;
         s.variant = id == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
         std::vector<MaterialSignature> sigs;
         for (const auto& entry : std::filesystem::directory_iterator(s.dir)) {

@@ -14,7 +14,9 @@
 namespace dtb::format {
 namespace {
 
-std::vector<std::uint8_t> block_of(std::size_t size, std::uint8_t fill) { return std::vector<std::uint8_t>(size, fill); }
+std::vector<std::uint8_t> block_of(std::size_t size, std::uint8_t fill) {
+    return std::vector<std::uint8_t>(size, fill);
+}
 
 TEST(BlockCache, FindsWhatWasInserted) {
     BlockCache cache(1 << 20, 1);

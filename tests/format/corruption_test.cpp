@@ -78,9 +78,9 @@ TEST(Corruption, EveryBitOfTheHeader) {
         damaged[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
         const Error e = f.expect_open_fails(damaged);
         // The magic, the version field, or else the checksum catches it.
-        const ErrorCode expected = bit < 64    ? ErrorCode::bad_magic
-                                   : bit < 96  ? ErrorCode::unsupported_version
-                                               : ErrorCode::corrupt_header;
+        const ErrorCode expected = bit < 64   ? ErrorCode::bad_magic
+                                   : bit < 96 ? ErrorCode::unsupported_version
+                                              : ErrorCode::corrupt_header;
         EXPECT_EQ(e.code, expected) << "bit " << bit << ": " << e.message;
     }
 }
@@ -244,12 +244,12 @@ TEST(Corruption, OffsetsThatDoNotAddUpWithValidChecksums) {
         return e;
     };
     const std::size_t last = index + 8 * f.header.block_count;
-    with([&](auto& b) { put64(b, index, 1); });                                       // first block not at 0
-    with([&](auto& b) { put64(b, last, get64(b, last) - 1); });                       // end short of data_size
-    with([&](auto& b) { put64(b, index + 16, get64(b, index + 8)); });                // an empty block
-    with([&](auto& b) { put64(b, index + 16, get64(b, index + 24) + 1); });           // going backwards
-    with([&](auto& b) { put64(b, index + 8, ~std::uint64_t{0}); });                    // far outside the file
-    with([&](auto& b) { b[index + f.header.index_size - 1] = 1; });                   // padding not zero
+    with([&](auto& b) { put64(b, index, 1); });                              // first block not at 0
+    with([&](auto& b) { put64(b, last, get64(b, last) - 1); });              // end short of data_size
+    with([&](auto& b) { put64(b, index + 16, get64(b, index + 8)); });       // an empty block
+    with([&](auto& b) { put64(b, index + 16, get64(b, index + 24) + 1); });  // going backwards
+    with([&](auto& b) { put64(b, index + 8, ~std::uint64_t{0}); });          // far outside the file
+    with([&](auto& b) { b[index + f.header.index_size - 1] = 1; });          // padding not zero
 }
 
 TEST(Corruption, MissingFileAndDirectory) {

@@ -92,7 +92,8 @@ TEST_P(RoundTripSizes, RandomTwoBitSymbols) {
     options.positions_per_block = per_block;
     options.zstd_level = 3;
     options.symbol_bits = 2;
-    const Header h = write_table(dir / "w.dtb", testing::sample_description(), values, DontCare::bytes(dont_care), options);
+    const Header h =
+        write_table(dir / "w.dtb", testing::sample_description(), values, DontCare::bytes(dont_care), options);
     EXPECT_EQ(h.symbol_bits, 2);
     auto t = open_or_fail(dir / "w.dtb", std::make_shared<BlockCache>(1 << 20));
     ASSERT_TRUE(t);
@@ -159,11 +160,11 @@ TEST(RoundTrip, FillStrides) {
     const auto t = synthetic::make(100'000, false);
     const std::vector<std::uint8_t> values(t.values.begin(), t.values.end());
     WriterOptions options;
-    const Header plain = write_table(dir / "plain.dtb", testing::sample_description(), values,
-                                     DontCare::bytes(t.dont_care), options);
+    const Header plain =
+        write_table(dir / "plain.dtb", testing::sample_description(), values, DontCare::bytes(t.dont_care), options);
     options.fill_strides = {32, 1024};
-    const Header strided = write_table(dir / "strided.dtb", testing::sample_description(), values,
-                                       DontCare::bytes(t.dont_care), options);
+    const Header strided =
+        write_table(dir / "strided.dtb", testing::sample_description(), values, DontCare::bytes(t.dont_care), options);
     EXPECT_LT(strided.file_size, plain.file_size);
     EXPECT_EQ(strided.max_symbol, plain.max_symbol);
     auto table = open_or_fail(dir / "strided.dtb", nullptr);
@@ -223,8 +224,8 @@ TEST(RoundTrip, AllDontCare) {
     EXPECT_EQ(h.max_symbol, 299u);
     auto t = open_or_fail(dir / "t.dtb", nullptr);
     ASSERT_TRUE(t);
-    EXPECT_EQ(*t->read(0), 0);                      // block 0: nothing cared for
-    EXPECT_EQ(*t->read(192), 200);                  // block 3 starts with don't-cares: the first cared value
+    EXPECT_EQ(*t->read(0), 0);      // block 0: nothing cared for
+    EXPECT_EQ(*t->read(192), 200);  // block 3 starts with don't-cares: the first cared value
     EXPECT_EQ(*t->read(299), 299);
     EXPECT_FALSE(t->verify().has_value());
 }
@@ -291,15 +292,12 @@ TEST(Writer, RejectsBadOptions) {
     const std::vector<std::uint8_t> values(10, 1);
     WriterOptions options;
     options.positions_per_block = 1000;  // not a power of two
-    EXPECT_THROW(write_table(dir / "t.dtb", testing::sample_description(), values, {}, options),
-                 std::invalid_argument);
+    EXPECT_THROW(write_table(dir / "t.dtb", testing::sample_description(), values, {}, options), std::invalid_argument);
     options.positions_per_block = 32;  // too small
-    EXPECT_THROW(write_table(dir / "t.dtb", testing::sample_description(), values, {}, options),
-                 std::invalid_argument);
+    EXPECT_THROW(write_table(dir / "t.dtb", testing::sample_description(), values, {}, options), std::invalid_argument);
     options = {};
     options.zstd_level = 0;
-    EXPECT_THROW(write_table(dir / "t.dtb", testing::sample_description(), values, {}, options),
-                 std::invalid_argument);
+    EXPECT_THROW(write_table(dir / "t.dtb", testing::sample_description(), values, {}, options), std::invalid_argument);
     options = {};
     const std::vector<std::uint8_t> short_flags(9, 0);
     const std::vector<std::uint64_t> no_bits;

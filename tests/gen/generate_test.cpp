@@ -1,6 +1,8 @@
 // dtb gen's promises: the same bytes for any number of threads, resuming
 // after an interruption, refusing damaged inputs; and dtb verify catching a
 // wrong value.
+#include "gen/generate.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,7 +13,6 @@
 #include <sstream>
 
 #include "format/table_file.hpp"
-#include "gen/generate.hpp"
 #include "gen/raw_table.hpp"
 #include "gen/verify.hpp"
 
@@ -84,7 +85,8 @@ TEST(Generate, HeadersRecordTheLongestWinAndLoss) {
         EXPECT_EQ(raw.longest_win, s.longest_win) << s.signature.name();
         EXPECT_EQ(raw.longest_loss, s.longest_loss) << s.signature.name();
         for (const format::Metric m : {format::Metric::wdl, format::Metric::dtw}) {
-            auto file = format::TableFile::open(dir.path() / table_file_name(VariantId::Russian, s.signature, m), nullptr);
+            auto file =
+                format::TableFile::open(dir.path() / table_file_name(VariantId::Russian, s.signature, m), nullptr);
             ASSERT_TRUE(file.ok()) << file.error().message;
             EXPECT_EQ((*file)->header().format_version, format::kFormatVersion);
             EXPECT_EQ((*file)->header().table.longest_win, s.longest_win) << s.signature.name();
@@ -94,7 +96,8 @@ TEST(Generate, HeadersRecordTheLongestWinAndLoss) {
         some_loss = some_loss || s.longest_loss > 0;
         const std::string manifest = read_file(manifest_path(dir.path(), VariantId::Russian, s.signature));
         EXPECT_EQ(manifest, manifest_json(VariantId::Russian, s));
-        EXPECT_EQ(manifest.rfind("{\n  \"variant\": \"russian\",\n  \"signature\": \"" + s.signature.name() + "\",", 0), 0u)
+        EXPECT_EQ(manifest.rfind("{\n  \"variant\": \"russian\",\n  \"signature\": \"" + s.signature.name() + "\",", 0),
+                  0u)
             << manifest;
         EXPECT_FALSE(fs::exists(manifest_path(dir.path(), VariantId::Russian, s.signature).string() + ".tmp"));
     }

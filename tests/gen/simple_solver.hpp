@@ -105,16 +105,17 @@ private:
             s /= Board::squares;
         }
         int i = 0;
-        const std::pair<Color, Piece> kinds[4] = {{White, Piece::Man}, {White, Piece::King}, {Black, Piece::Man}, {Black, Piece::King}};
+        const std::pair<Color, Piece> kinds[4] = {
+            {White, Piece::Man}, {White, Piece::King}, {Black, Piece::Man}, {Black, Piece::King}};
         for (int k = 0; k < 4; ++k)
-            for (int j = 0; j < m[k]; ++j, ++i) pos.put(kinds[k].first, kinds[k].second, Board::bit_of(Square{squares[i]}));
+            for (int j = 0; j < m[k]; ++j, ++i)
+                pos.put(kinds[k].first, kinds[k].second, Board::bit_of(Square{squares[i]}));
         return pos;
     }
 
     static bool is_legal_placement(const Position<V>& pos, const Material& m) {
         return material_of(pos) == m && !(pos.pieces[White] & pos.pieces[Black]) &&
-               !(pos.men(White) & Board::promotion_row(White)) &&
-               !(pos.men(Black) & Board::promotion_row(Black));
+               !(pos.men(White) & Board::promotion_row(White)) && !(pos.men(Black) & Board::promotion_row(Black));
     }
 
     void solve(const Material& m) {

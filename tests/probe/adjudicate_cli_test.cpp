@@ -30,9 +30,7 @@ std::vector<std::string> keys(const Json& j) {
 // The fixture made the tables; when this program runs alone, make them.
 std::string tables() {
     static std::once_flag once;
-    std::call_once(once, [] {
-        make_adjudication_tables(DTB_ADJUDICATE_TABLES);
-    });
+    std::call_once(once, [] { make_adjudication_tables(DTB_ADJUDICATE_TABLES); });
     return quote(DTB_ADJUDICATE_TABLES);
 }
 
@@ -120,10 +118,10 @@ TEST(AdjudicateCli, BadInputIsStatusTwo) {
              "adjudicate --variant checkers " + kDemo.substr(17) + " --moves-played 0" + dir,  // no such variant
              "adjudicate " + kDemo + " --moves-played -1" + dir,
              "adjudicate " + kDemo + " --moves-played 2 --king-moves -3" + dir,
-             "adjudicate " + kDemo + dir,                                    // no --moves-played
-             "adjudicate " + kDemo + " --moves-played 3",                    // no --dir
-             "adjudicate --variant russian --moves-played 3" + dir,          // nothing to adjudicate
-             "adjudicate " + kDemo + " --moves-played 3 --pdn x.pdn" + dir,  // two things
+             "adjudicate " + kDemo + dir,                                               // no --moves-played
+             "adjudicate " + kDemo + " --moves-played 3",                               // no --dir
+             "adjudicate --variant russian --moves-played 3" + dir,                     // nothing to adjudicate
+             "adjudicate " + kDemo + " --moves-played 3 --pdn x.pdn" + dir,             // two things
              "adjudicate --variant international --pdn " + games("russian_games.pdn"),  // moves of the other board
              "adjudicate --variant russian --report KKKvX" + dir,
          }) {
@@ -215,7 +213,8 @@ TEST(AdjudicateCli, InternationalGamesReportTheMove) {
 // first was winnable when its count began.
 TEST(AdjudicateCli, ExampleGamesAsReadmeSays) {
     const std::string examples = "../../../examples/games.pdn";  // from tests/rules/draw_games
-    check_games("russian", examples, {{"2.1.9.1.4", 15, "white"}, {"2.1.9.1.7", 5, "white"}, {"2.1.9.1.9", 4, "black"}});
+    check_games("russian", examples,
+                {{"2.1.9.1.4", 15, "white"}, {"2.1.9.1.7", 5, "white"}, {"2.1.9.1.9", 4, "black"}});
     const Output r = dtb("adjudicate --variant russian --pdn " + games(examples) + " --json --dir " + tables());
     ASSERT_EQ(r.status, 0) << r.err;
     const std::vector<Json> lines = json_lines(r.out);

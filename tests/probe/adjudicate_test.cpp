@@ -27,9 +27,7 @@ namespace {
 // Russian up to 4 pieces, international up to 3 and KKKvK.
 std::filesystem::path tables() {
     static std::once_flag once;
-    std::call_once(once, [] {
-        make_adjudication_tables(DTB_ADJUDICATE_TABLES);
-    });
+    std::call_once(once, [] { make_adjudication_tables(DTB_ADJUDICATE_TABLES); });
     return DTB_ADJUDICATE_TABLES;
 }
 

@@ -143,8 +143,7 @@ TEST_P(Agreement, EveryPosition) {
 std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.signature.name(); }
 
 INSTANTIATE_TEST_SUITE_P(Russian, Agreement, ::testing::ValuesIn(cases(VariantId::Russian, 5)), case_name);
-INSTANTIATE_TEST_SUITE_P(International, Agreement, ::testing::ValuesIn(cases(VariantId::International, 4)),
-                         case_name);
+INSTANTIATE_TEST_SUITE_P(International, Agreement, ::testing::ValuesIn(cases(VariantId::International, 4)), case_name);
 
 }  // namespace
 }  // namespace dtb::probe_test

@@ -98,7 +98,9 @@ protected:
         return t;
     }
 
-    void write_damaged(const std::string& name, const std::vector<std::uint8_t>& bytes) { write_bytes(dir / name, bytes); }
+    void write_damaged(const std::string& name, const std::vector<std::uint8_t>& bytes) {
+        write_bytes(dir / name, bytes);
+    }
 
     // A KKvK position the probe must read from the file: no capture to search.
     dtb_position quiet_position() const {

@@ -22,13 +22,13 @@
 #include <thread>
 
 #include "dtb/probe.h"
-#include "gen/generate.hpp"
 #include "format/table_file.hpp"
+#include "gen/generate.hpp"
 #include "gen/raw_table.hpp"
-#include "tables/table_names.hpp"
-#include "tables/values.hpp"
 #include "probe/convert.hpp"
 #include "tables/position_index.hpp"
+#include "tables/table_names.hpp"
+#include "tables/values.hpp"
 
 namespace dtb {
 namespace {
@@ -179,8 +179,8 @@ int run(const Options& o) {
     dtb_close(tb);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << o.samples << " random " << o.pieces << "-piece " << V::name << " positions from " << sigs.size()
-              << " tables (" << captures << " with a capture to search, " << best_moves
-              << " best moves checked) in " << seconds << " s: " << mismatches << " disagreements\n";
+              << " tables (" << captures << " with a capture to search, " << best_moves << " best moves checked) in "
+              << seconds << " s: " << mismatches << " disagreements\n";
     return mismatches == 0 ? 0 : 1;
 }
 

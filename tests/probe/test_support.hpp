@@ -16,9 +16,9 @@
 #include "dtb/probe.h"
 #include "gen/generate.hpp"
 #include "gen/raw_table.hpp"
-#include "tables/values.hpp"
 #include "rules/notation.hpp"
 #include "tables/position_index.hpp"
+#include "tables/values.hpp"
 #include "tests/scratch_dir.hpp"
 
 namespace dtb::probe_test {
@@ -123,7 +123,9 @@ inline dtb_value expected_value(int raw) {
 
 inline std::string show(const dtb_value& v) {
     if (v.wdl == DTB_DRAW) return "draw (dtw " + std::to_string(v.dtw) + ")";
-    return std::string(v.wdl == DTB_WIN ? "win" : v.wdl == DTB_LOSS ? "loss" : "wdl?" + std::to_string(v.wdl)) +
+    return std::string(v.wdl == DTB_WIN    ? "win"
+                       : v.wdl == DTB_LOSS ? "loss"
+                                           : "wdl?" + std::to_string(v.wdl)) +
            " in " + std::to_string(v.dtw);
 }
 

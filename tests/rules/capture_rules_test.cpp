@@ -105,8 +105,7 @@ TEST(TurkishStrike, CapturedPieceBlocksTheDiagonalRussian) {
     // man on d4 cannot be taken: e3 behind it is captured but still stands.
     // (Were e3 lifted at once, c5:d4 to e3, f2 or g1 would follow.)
     const char* fen = "W:WKc1:Bd4,d6,e3,f6";
-    EXPECT_EQ(move_texts<Russian>(fen),
-              (Texts{"c1:f4:b8", "c1:f4:c7", "c1:g5:e7:a3", "c1:g5:e7:b4", "c1:g5:e7:c5"}));
+    EXPECT_EQ(move_texts<Russian>(fen), (Texts{"c1:f4:b8", "c1:f4:c7", "c1:g5:e7:a3", "c1:g5:e7:b4", "c1:g5:e7:c5"}));
     for (const CaptureRoute& route : MoveGenerator<Russian>::capture_routes(parse_fen<Russian>(fen)))
         EXPECT_FALSE(route.move.captured & squares<Russian>({"d4"})) << route_text<Russian>(route);
 }
@@ -114,8 +113,7 @@ TEST(TurkishStrike, CapturedPieceBlocksTheDiagonalRussian) {
 TEST(TurkishStrike, CapturedPieceBlocksTheDiagonalInternational) {
     // The same picture on 47 (c1), 38 (e3), 23 (f6), 22 (d6), 32 (d4); the
     // majority rule keeps only the three-piece routes.
-    EXPECT_EQ(move_texts<International>("W:WK47:B22,23,32,38"),
-              (Texts{"47:29:18:27", "47:29:18:31", "47:29:18:36"}));
+    EXPECT_EQ(move_texts<International>("W:WK47:B22,23,32,38"), (Texts{"47:29:18:27", "47:29:18:31", "47:29:18:36"}));
 }
 
 TEST(TurkishStrike, NoPieceIsTakenTwiceRussian) {

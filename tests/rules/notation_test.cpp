@@ -30,8 +30,8 @@ void expect_mentions(const std::string& text, std::initializer_list<std::string_
 
 TEST(Squares, RussianAlgebraicAndPdnNumbers) {
     // 1 = b8, 4 = h8, 5 = a7, 29 = a1, 32 = g1 (docs/RULES.md 1.2).
-    const std::pair<const char*, const char*> same[] = {{"1", "b8"}, {"4", "h8"}, {"5", "a7"}, {"22", "c3"},
-                                                        {"29", "a1"}, {"32", "g1"}};
+    const std::pair<const char*, const char*> same[] = {{"1", "b8"},  {"4", "h8"},  {"5", "a7"},
+                                                        {"22", "c3"}, {"29", "a1"}, {"32", "g1"}};
     for (const auto& [number, name] : same) {
         const auto by_number = parse_square<Russian>(number);
         ASSERT_TRUE(by_number.has_value()) << number;
@@ -60,7 +60,8 @@ TEST(Fen, RussianInitialPositionInBothForms) {
     const auto initial = initial_position<Russian>();
     EXPECT_EQ(parse_fen<Russian>("W:W21-32:B1-12"), initial);
     // Rule 2.1.6.2 lists the squares algebraically (in any order).
-    EXPECT_EQ(parse_fen<Russian>("W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8"), initial);
+    EXPECT_EQ(parse_fen<Russian>("W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8"),
+              initial);
     // Printed algebraic, in PDN number order.
     EXPECT_EQ(to_fen(initial), "W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6");
 }
@@ -76,8 +77,8 @@ TEST(Fen, RussianMixedFormsKingsAndEmptySides) {
 
 TEST(Fen, InternationalRoundTrips) {
     for (const char* fen : {"W:W31-50:B1-20", "W:WK31-50:BK1-20", "W:W:B1", "B:WK46:B", "W:W6-10:B41-45",
-                            "B:W6,9-11,20-23,30,K31,33,37,41-44,46:BK17,K24", "W:W25,27,28,30,32-35,37,38:B12-14,16,18,19,21,23,24,26",
-                            "W:W6,K7,8:B43,K44,45"})
+                            "B:W6,9-11,20-23,30,K31,33,37,41-44,46:BK17,K24",
+                            "W:W25,27,28,30,32-35,37,38:B12-14,16,18,19,21,23,24,26", "W:W6,K7,8:B43,K44,45"})
         EXPECT_EQ(to_fen(parse_fen<International>(fen)), fen);
     // Every square listed singly reads the same as ranges.
     EXPECT_EQ(parse_fen<International>("B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24"),
@@ -149,8 +150,8 @@ TEST(Fen, ImpossiblePositions) {
 
 TEST(MoveText, QuietMovesAndBothRussianForms) {
     const auto pos = initial_position<Russian>();
-    EXPECT_EQ(test::move_texts(pos), (std::vector<std::string>{"a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4",
-                                                               "g3-h4"}));
+    EXPECT_EQ(test::move_texts(pos),
+              (std::vector<std::string>{"a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"}));
     // PDN numbers name the same move (22 = c3, 18 = d4), and so does 'x'.
     EXPECT_EQ(parse_move(pos, "22-18"), parse_move(pos, "c3-d4"));
     EXPECT_EQ(move_text(pos, parse_move(pos, "22-18")), "c3-d4");

@@ -53,10 +53,16 @@ inline std::vector<PerftSeries> with_deep_depths(const std::vector<PerftSeries>&
 
 inline const std::vector<PerftSeries>& russian_series() {
     static const std::vector<PerftSeries> series = {
-        {"initial, keep", nullptr, Duplicates::Keep, 1,
+        {"initial, keep",
+         nullptr,
+         Duplicates::Keep,
+         1,
          {7, 49, 302, 1469, 7482, 37986, 190146, 929905, 4570667, 22450628, 110961169, 545059387}},
         // Routes with the same start, end and captures first meet at depth 8.
-        {"initial, drop", nullptr, Duplicates::Drop, 1,
+        {"initial, drop",
+         nullptr,
+         Duplicates::Drop,
+         1,
          {7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032, 110917189, 544770444}},
     };
     return series;
@@ -64,16 +70,31 @@ inline const std::vector<PerftSeries>& russian_series() {
 
 inline const std::vector<PerftSeries>& international_series() {
     static const std::vector<PerftSeries> series = {
-        {"initial, drop", nullptr, Duplicates::Drop, 1,
+        {"initial, drop",
+         nullptr,
+         Duplicates::Drop,
+         1,
          {9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763, 1665861398}},
         {"initial, keep", nullptr, Duplicates::Keep, 8, {6483971, 41022614, 258935682, 1666207133}},
-        {"kings and men", "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24", Duplicates::Drop, 1,
+        {"kings and men",
+         "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24",
+         Duplicates::Drop,
+         1,
          {14, 55, 1168, 5432, 87195, 629010, 9041010, 86724219}},
-        {"middle game", "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26", Duplicates::Drop, 1,
+        {"middle game",
+         "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26",
+         Duplicates::Drop,
+         1,
          {6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050, 377436, 1910989}},
-        {"twenty kings a side", "W:WK31-50:BK1-20", Duplicates::Drop, 1,
+        {"twenty kings a side",
+         "W:WK31-50:BK1-20",
+         Duplicates::Drop,
+         1,
          {17, 79, 352, 1399, 7062, 37589, 217575, 1333217}},
-        {"men about to crown", "W:W6,7,8,9,10:B41,42,43,44,45", Duplicates::Drop, 1,
+        {"men about to crown",
+         "W:W6,7,8,9,10:B41,42,43,44,45",
+         Duplicates::Drop,
+         1,
          {9, 81, 795, 7578, 86351, 936311, 11448262}},
     };
     return series;

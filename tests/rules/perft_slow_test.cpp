@@ -29,8 +29,8 @@ INSTANTIATE_TEST_SUITE_P(Series, RussianPerftDeep, testing::ValuesIn(test::with_
 
 class InternationalPerftDeep : public testing::TestWithParam<PerftSeries> {};
 TEST_P(InternationalPerftDeep, DeepDepths) { expect_deep_depths<International>(GetParam()); }
-INSTANTIATE_TEST_SUITE_P(Series, InternationalPerftDeep, testing::ValuesIn(test::with_deep_depths(test::international_series())),
-                         test::SeriesName());
+INSTANTIATE_TEST_SUITE_P(Series, InternationalPerftDeep,
+                         testing::ValuesIn(test::with_deep_depths(test::international_series())), test::SeriesName());
 
 }  // namespace
 }  // namespace dtb

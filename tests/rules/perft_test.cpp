@@ -1,9 +1,10 @@
 // perft against the published series: the depths small enough for every
 // test run (see quick_perft_limit). perft_slow_test.cpp runs the rest.
+#include "rules/perft.hpp"
+
 #include <gtest/gtest.h>
 
 #include "rules/notation.hpp"
-#include "rules/perft.hpp"
 #include "tests/rules/perft_series.hpp"
 
 namespace dtb {

@@ -66,7 +66,8 @@ TEST(SeedDiagrams, Russian5) {
 // would take c5) and c3-d4 was a legal last move.
 TEST(SeedDiagrams, Russian6) {
     const char* before = "W:Wa1,a3,b2,b4,c3,d2,e3,f2,f4:Ba5,c5,c7,d6,e7,g7";
-    EXPECT_EQ(fen_after<Russian>(before, "c3-d4"), canonical<Russian>("B:Wa1,a3,b2,b4,d2,d4,e3,f2,f4:Ba5,c5,c7,d6,e7,g7"));
+    EXPECT_EQ(fen_after<Russian>(before, "c3-d4"),
+              canonical<Russian>("B:Wa1,a3,b2,b4,d2,d4,e3,f2,f4:Ba5,c5,c7,d6,e7,g7"));
 
     const char* fen = "B:Wa1,a3,b2,b4,d2,d4,e3,f2,f4:Ba5,c5,c7,d6,e7,g7";
     // Both ways take the same five men: one move, two routes. route_text

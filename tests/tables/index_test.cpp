@@ -7,8 +7,8 @@
 
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
-#include "tables/position_index.hpp"
 #include "rules/retro.hpp"
+#include "tables/position_index.hpp"
 
 namespace dtb {
 namespace {
@@ -60,8 +60,8 @@ void check_bijection(const char* name) {
 }
 
 TEST(PositionIndex, RussianBijection) {
-    for (const char* sig : {"KvK", "MvK", "KvM", "MvM", "KKvK", "KMvK", "MMvM", "MvMM", "KvKM", "MMvK", "KKvKK", "MMvMM",
-                            "KMvKM", "MMMvM"})
+    for (const char* sig : {"KvK", "MvK", "KvM", "MvM", "KKvK", "KMvK", "MMvM", "MvMM", "KvKM", "MMvK", "KKvKK",
+                            "MMvMM", "KMvKM", "MMMvM"})
         check_bijection<Russian>(sig);
 }
 

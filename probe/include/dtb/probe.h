@@ -45,7 +45,7 @@ enum {
     DTB_NO_MOVE = 7,          /* dtb_best_move: the side to move has no legal move (it has lost) */
     DTB_BUFFER_TOO_SMALL = 8, /* the caller's array is too short; the needed size was written */
     DTB_OUT_OF_MEMORY = 9,
-    DTB_INTERNAL_ERROR = 10   /* a bug in dtb: please report the message */
+    DTB_INTERNAL_ERROR = 10 /* a bug in dtb: please report the message */
 };
 
 /* Variants. */
@@ -91,8 +91,8 @@ typedef struct dtb_value {
 typedef struct dtb_move {
     int from;
     int to;
-    int crowns;     /* 1 if a man becomes a king */
-    int n_captured; /* 0 for a plain move */
+    int crowns;                     /* 1 if a man becomes a king */
+    int n_captured;                 /* 0 for a plain move */
     int captured[DTB_MAX_CAPTURED]; /* PDN squares of the captured pieces, ascending */
     char text[DTB_MOVE_TEXT_SIZE];  /* in the variant's notation: "c3-d4", "d2:h6:f8:c5:a7", "32-28", "47:24:35" */
 } dtb_move;
@@ -158,8 +158,7 @@ int dtb_probe_dtw(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value);
  * that is more than capacity, returns DTB_BUFFER_TOO_SMALL. Needs the DTW
  * tables.
  */
-int dtb_probe_root(dtb_tablebase* tb, const dtb_position* pos, dtb_root_move* moves, size_t capacity,
-                   size_t* count);
+int dtb_probe_root(dtb_tablebase* tb, const dtb_position* pos, dtb_root_move* moves, size_t capacity, size_t* count);
 
 /*
  * A move that realises the position's value: the fastest win, the longest
@@ -222,9 +221,9 @@ enum {
 /* Why the tables' DTW alone does not settle the answer. */
 enum {
     DTB_DOUBT_NONE = 0,
-    DTB_DOUBT_NEEDS_DTC = 1,         /* a conversion starts the count again; whether the stronger side can
-                                        force one in time and still win needs the distance to conversion */
-    DTB_DOUBT_CONVERSION_LONGER = 2, /* a conversion may lead into material whose wins outlast the count it starts */
+    DTB_DOUBT_NEEDS_DTC = 1,            /* a conversion starts the count again; whether the stronger side can
+                                           force one in time and still win needs the distance to conversion */
+    DTB_DOUBT_CONVERSION_LONGER = 2,    /* a conversion may lead into material whose wins outlast the count it starts */
     DTB_DOUBT_CONVERSION_UNKNOWN = 3,   /* ... into material whose WDL table is missing or unreadable */
     DTB_DOUBT_CONVERSION_UNRECORDED = 4 /* ... whose WDL table (format version 1) does not record its longest win */
 };
@@ -253,7 +252,8 @@ typedef struct dtb_doubt {
     int longest_moves; /* CONVERSION_LONGER: the longest win there, in moves of the stronger side */
     int kings[2];      /* CONVERSION_*: the material converted into: [0] the stronger side, [1] the other */
     int men[2];
-    char missing_file[64]; /* CONVERSION_UNKNOWN, _UNRECORDED: the WDL table that would tell (a file name); "" otherwise */
+    char missing_file[64]; /* CONVERSION_UNKNOWN, _UNRECORDED: the WDL table that would tell (a file name); "" otherwise
+                            */
 } dtb_doubt;
 
 typedef struct dtb_adjudication {
