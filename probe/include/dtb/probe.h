@@ -252,8 +252,8 @@ typedef struct dtb_doubt {
     int longest_moves; /* CONVERSION_LONGER: the longest win there, in moves of the stronger side */
     int kings[2];      /* CONVERSION_*: the material converted into: [0] the stronger side, [1] the other */
     int men[2];
-    char missing_file[64]; /* CONVERSION_UNKNOWN, _UNRECORDED: the WDL table that would tell (a file name); "" otherwise
-                            */
+    /* CONVERSION_UNKNOWN and _UNRECORDED: the WDL table that would tell (a file name); "" otherwise */
+    char missing_file[64];
 } dtb_doubt;
 
 typedef struct dtb_adjudication {
