@@ -39,8 +39,6 @@ using dtb::wdl_of;
 template <class V>
 class Search {
 public:
-    static constexpr VariantId kVariant = V::id;
-
     explicit Search(const Tablebase& tb) : tb_(tb) {}
 
     // -1, 0 or 1 for the side to move. Reads WDL files only.
@@ -150,7 +148,7 @@ private:
     Outcome<int> read_wdl(const Position<V>& pos, Entry* entry = nullptr) const {
         const Position<V> normal = normalize(pos);
         const MaterialSignature sig = signature_of(normal);
-        auto table = tb_.table(kVariant, sig, format::Metric::wdl);
+        auto table = tb_.table(V::id, sig, format::Metric::wdl);
         if (!table) return table.take_error();
         const std::uint64_t index = (*table)->template index_for<V>().rank(normal);
         if (entry) *entry = Entry{sig, index};
@@ -177,7 +175,7 @@ private:
         auto wdl = read_wdl(pos, &entry);
         if (!wdl) return wdl;
         if (*wdl == 0) return kDraw;
-        auto table = tb_.table(kVariant, entry.signature, format::Metric::dtw);
+        auto table = tb_.table(V::id, entry.signature, format::Metric::dtw);
         if (!table) return table.take_error();
         const auto symbol = (*table)->file->read(entry.index);
         if (!symbol) return read_failure(symbol.error());

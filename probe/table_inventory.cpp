@@ -44,7 +44,7 @@ Outcome<TableInventory> take_inventory(const std::vector<std::filesystem::path>&
         if (ec) return Failure{Status::io_error, "cannot list " + dir.string() + ": " + ec.message()};
         std::sort(paths.begin(), paths.end());
         for (const auto& path : paths)
-            if (const auto name = parse_table_file_name(path.filename().string()))
+            if (const auto name = probed_table_name(path.filename().string()))
                 inventory.tables.push_back(inspect(path, *name, quick));
     }
     if (inventory.tables.empty()) {

@@ -52,7 +52,7 @@ Outcome<std::unique_ptr<Tablebase>> Tablebase::open(const std::vector<std::files
         for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
             if (ec)
                 return Failure{Status::io_error, "cannot list table directory " + dir.string() + ": " + ec.message()};
-            const auto name = parse_table_file_name(it->path().filename().string());
+            const auto name = probed_table_name(it->path().filename().string());
             if (!name) continue;
             auto& slot = tb->slots_[key(name->variant, name->signature, name->metric)];
             if (slot) continue;  // an earlier directory has it

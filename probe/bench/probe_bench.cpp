@@ -72,7 +72,7 @@ const Setup& setup() {
         s.variant = id == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
         std::vector<MaterialSignature> sigs;
         for (const auto& entry : std::filesystem::directory_iterator(s.dir)) {
-            const auto name = probe::parse_table_file_name(entry.path().filename().string());
+            const auto name = probe::probed_table_name(entry.path().filename().string());
             if (!name || name->variant != id || name->metric != format::Metric::wdl) continue;
             if (name->signature.total() > s.pieces) {
                 s.pieces = name->signature.total();
