@@ -5,7 +5,9 @@
 #include <iostream>
 
 #include "cli/options.hpp"
+#include "gen/cluster.hpp"
 #include "gen/generate.hpp"
+#include "gen/memory_budget.hpp"
 #include "gen/verify.hpp"
 #include "tables/manifest.hpp"
 #include "tables/signatures.hpp"
@@ -20,6 +22,8 @@ struct GenCommandOptions {
     std::string dir;
     int threads = 0;
     std::string only;
+    std::string memory;
+    bool keep_raw = false;
     bool json = false;
 };
 
@@ -28,12 +32,22 @@ struct GenCommandOptions {
 Json stats_json(VariantId variant, const TableStats& s) { return Json::parse(manifest_json(variant, s)); }
 
 void run_gen(const GenCommandOptions& c) {
+    const Cluster cluster;  // first: under mpirun, this joins the other processes
     GenerateOptions o;
+    o.cluster = &cluster;
     o.variant = variant_from_option(c.variant);
     o.max_pieces = c.pieces;
     o.dir = c.dir;
     o.threads = c.threads;
-    o.progress = ::isatty(STDERR_FILENO) && !c.json;
+    o.progress = ::isatty(STDERR_FILENO) && !c.json && cluster.size() == 1;
+    o.keep_raw = c.keep_raw;
+    if (!c.memory.empty()) {
+        const auto bytes = parse_memory_size(c.memory);
+        if (!bytes) throw InputError("bad --memory '" + c.memory + "': give a size such as 2G, 1.5G or 512M");
+        if (*bytes < (std::uint64_t{256} << 20))
+            throw InputError("--memory " + c.memory + " is too little: dtb gen needs at least 256M");
+        o.memory_bytes = *bytes;
+    }
     if (!c.only.empty()) {
         o.only = MaterialSignature::parse(c.only);
         if (!o.only)
@@ -47,6 +61,7 @@ void run_gen(const GenCommandOptions& c) {
     }
     std::ostream& log = c.json ? std::cerr : std::cout;
     const auto built = generate_tables(o, log);
+    if (cluster.rank() != 0) return;  // process 0 reports for all
     if (c.json) {
         Json tables = Json::array();
         for (const TableStats& s : built) tables.push_back(stats_json(o.variant, s));
@@ -78,26 +93,30 @@ void run_verify(const VerifyCommandOptions& c) {
     if (reports.empty()) throw std::runtime_error("no " + c.variant + " tables in " + c.dir);
     std::uint64_t positions = 0, mismatches = 0;
     Json tables = Json::array();
+    std::uint64_t damaged = 0;
     for (const VerifyReport& r : reports) {
         positions += r.positions;
         mismatches += r.mismatches;
+        damaged += r.damaged.empty() ? 0 : 1;
         tables.push_back(Json{{"signature", r.signature.name()},
                               {"positions", r.positions},
                               {"mismatches", r.mismatches},
                               {"examples", r.examples},
+                              {"damaged", r.damaged},
                               {"seconds", r.seconds}});
     }
     if (c.json)
         print_json(Json{{"variant", c.variant},
                         {"dir", c.dir},
-                        {"ok", mismatches == 0},
+                        {"ok", mismatches == 0 && damaged == 0},
+                        {"damaged_tables", damaged},
                         {"positions", positions},
                         {"mismatches", mismatches},
                         {"tables", tables}});
     else
-        std::cout << (mismatches == 0 ? "OK: " : "FAILED: ") << reports.size() << " tables, " << positions
-                  << " positions, " << mismatches << " inconsistent\n";
-    if (mismatches) throw VerificationFailed();
+        std::cout << (mismatches == 0 && damaged == 0 ? "OK: " : "FAILED: ") << reports.size() << " tables, "
+                  << positions << " positions, " << mismatches << " inconsistent, " << damaged << " damaged\n";
+    if (mismatches || damaged) throw VerificationFailed();
 }
 
 }  // namespace
@@ -108,7 +127,10 @@ void add_gen_commands(CLI::App& app) {
         "gen",
         "Build every missing table up to a number of pieces, smaller tables first. Interrupt it at any time:\n"
         "finished tables are kept and the next run goes on from there.\n"
-        "Example: dtb gen --variant russian --pieces 4 --dir tablebases");
+        "Example: dtb gen --variant russian --pieces 4 --dir tablebases\n"
+        "On many machines (dtb built with MPI): mpirun -np 4 dtb gen --variant russian --pieces 7 --dir /shared/tb\n"
+        "shares the work between the processes, which must all see DIR; the files are the same as one process\n"
+        "writes. Each process uses --threads threads.");
     add_variant_option(gen, o->variant);
     gen->add_option("--pieces", o->pieces, "Build all tables with up to this many pieces on the board")
         ->check(CLI::Range(2, 8));
@@ -116,14 +138,22 @@ void add_gen_commands(CLI::App& app) {
     gen->add_option("--threads", o->threads, "Threads to use (default: all cores)")->check(CLI::Range(1, 1024));
     gen->add_option("--only", o->only,
                     "Build just this signature (e.g. KKKvK: three kings to move against one) and what it needs");
+    gen->add_option("--memory", o->memory,
+                    "Keep the resident memory under this size (e.g. 2G, 512M; default: three quarters of the\n"
+                    "machine's memory). A pair whose largest slice does not fit is refused, naming what it needs")
+        ->default_str(format_bytes(default_memory_bytes()));
+    gen->add_flag("--keep-raw", o->keep_raw,
+                  "Also keep each table's exact values (NAME.raw, one value per position, captures included)\n"
+                  "for tests and scripts; engines and dtb verify need only the .wdl and .dtw files");
     gen->add_flag("--json", o->json, "Print a JSON summary of the tables built on standard output");
     gen->callback([o] { run_gen(*o); });
 
     auto v = std::make_shared<VerifyCommandOptions>();
     CLI::App* verify = app.add_subcommand(
         "verify",
-        "Recompute every stored value from the values of its successors (through the smaller tables) and\n"
-        "report each position where they disagree. Exit status 1 if any does.\n"
+        "Check the checksums of every .wdl and .dtw file, recompute every stored value from the values of\n"
+        "its successors (read from the same files and the smaller tables' files) and report each position\n"
+        "where they disagree. Exit status 1 if any does or a file is damaged.\n"
         "Example: dtb verify --variant russian --dir tablebases");
     add_variant_option(verify, v->variant);
     verify->add_option("--dir", v->dir, "Directory holding the tables")->required();

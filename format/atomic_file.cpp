@@ -9,7 +9,7 @@
 
 namespace dtb::format {
 
-AtomicFile::AtomicFile(std::filesystem::path path) : final_(std::move(path)) {
+AtomicFile::AtomicFile(std::filesystem::path path, bool durable) : final_(std::move(path)), durable_(durable) {
     temp_ = final_;
     temp_ += ".tmp";
     fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -32,12 +32,13 @@ void AtomicFile::write_at(std::uint64_t offset, std::span<const std::uint8_t> by
 }
 
 void AtomicFile::commit() {
-    if (::fsync(fd_) != 0) fail("cannot fsync " + temp_.string());
+    if (durable_ && ::fsync(fd_) != 0) fail("cannot fsync " + temp_.string());
     const int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) fail("cannot close " + temp_.string());
     if (::rename(temp_.c_str(), final_.c_str()) != 0) fail("cannot rename " + temp_.string());
     committed_ = true;
+    if (!durable_) return;
     const std::filesystem::path dir = final_.has_parent_path() ? final_.parent_path() : ".";
     const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir_fd < 0) fail("cannot open directory " + dir.string());

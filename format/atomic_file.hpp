@@ -24,7 +24,10 @@ public:
 // removes the temporary file. Throws WriteError.
 class AtomicFile {
 public:
-    explicit AtomicFile(std::filesystem::path path);
+    // durable = false skips both fsyncs: for scratch files that the next
+    // run checks and remakes anyway (the generator's slices), where an fsync
+    // per file would cost more than the file.
+    explicit AtomicFile(std::filesystem::path path, bool durable = true);
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
     ~AtomicFile();
@@ -40,6 +43,7 @@ private:
     std::filesystem::path final_, temp_;
     int fd_ = -1;
     bool committed_ = false;
+    bool durable_ = true;
 };
 
 // A whole file at once: `bytes`, or `text` as it is.

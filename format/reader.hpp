@@ -45,6 +45,13 @@ public:
     // the whole file; nullopt when all is well.
     std::optional<Error> verify() const;
 
+    // Block `block` checked and decompressed, bypassing the cache: for
+    // readers that keep their own (the generator keeps one per thread).
+    // Its symbols are read with decode_symbol (format.hpp).
+    Result<std::vector<std::uint8_t>> read_block(std::uint64_t block) const { return load_block(block); }
+    unsigned block_shift() const { return block_shift_; }  // log2(positions_per_block)
+    std::uint32_t block_positions(std::uint64_t block) const;
+
     // Every symbol, in index order, into `out` (exactly position_count()
     // long; Symbol is std::uint8_t or std::uint16_t, wide enough for the
     // table's symbols): checks the data checksum and every block's checksum
@@ -60,7 +67,6 @@ private:
 
     std::uint64_t block_offset(std::uint64_t block) const;  // relative to data_offset
     std::uint32_t block_checksum_stored(std::uint64_t block) const;
-    std::uint32_t block_positions(std::uint64_t block) const;
     // Checks and decompresses a block, bypassing the cache.
     Result<std::vector<std::uint8_t>> load_block(std::uint64_t block) const;
     Error error(ErrorCode code, const std::string& what) const;

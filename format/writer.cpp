@@ -278,7 +278,7 @@ Header write_impl(const std::filesystem::path& path, const TableDescription& tab
     const unsigned bits = checked_symbol_bits<Symbol>(position_count, dont_care, options);
     Header h = plan_header(table, bits, position_count, options.positions_per_block);
     const std::uint64_t blocks = h.block_count;
-    AtomicFile file(path);
+    AtomicFile file(path, options.durable);
     DataSection data(blocks);
 
     // Blocks go in batches: compressed in parallel, then appended in order,

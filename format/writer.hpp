@@ -89,6 +89,8 @@ struct WriterOptions {
     // Testing and measuring only: store don't-care positions as given
     // instead of filling them.
     bool fill_dont_care = true;
+    // false: no fsync (AtomicFile): for scratch files only.
+    bool durable = true;
 };
 
 // Writes `symbols` (one per position, in index order) to `path`, atomically:

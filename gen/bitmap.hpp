@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "rules/bitboard.hpp"
@@ -31,6 +32,8 @@ public:
         std::atomic_ref<std::uint64_t>(words_[w]).fetch_or(bits, std::memory_order_relaxed);
     }
     void clear() { std::fill(words_.begin(), words_.end(), 0); }
+    std::span<const std::uint64_t> words() const { return words_; }
+    std::uint64_t bytes() const { return words_.size() * 8; }
 
 private:
     std::vector<std::uint64_t> words_;

@@ -1,13 +1,28 @@
-// The solved tables a signature's captures and crownings lead into, held in
-// memory while that signature is solved.
+// The finished tables a pair's captures and crownings lead into, read back
+// from their compressed files (.wdl and .dtw, docs/FORMAT.md) while the pair
+// is solved or verified. Nothing is loaded whole: each thread reads through
+// its own BlockWindow, so memory is bounded by the windows, whatever the
+// tables' sizes.
+//
+// Positions where the side to move has a capture are don't-care in those
+// files; their value is found as the probe finds it, by searching the
+// captures (each takes a piece, so the search ends in the smaller tables).
 #pragma once
 
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "gen/raw_table.hpp"
+#include "format/table_file.hpp"
+#include "gen/block_window.hpp"
+#include "rules/movegen.hpp"
 #include "tables/position_index.hpp"
+#include "tables/signatures.hpp"
+#include "tables/table_names.hpp"
 #include "tables/values.hpp"
 
 namespace dtb {
@@ -15,45 +30,126 @@ namespace dtb {
 template <class V>
 class ChildTables {
 public:
-    void add(RawTable table) {
-        const MaterialSignature sig = table.header.signature;
-        if (table.header.index_version != PositionIndex<V>::kVersion)
-            throw std::runtime_error("table " + sig.name() + " was built with position index version " +
-                                     std::to_string(table.header.index_version) + "; this dtb uses version " +
-                                     std::to_string(PositionIndex<V>::kVersion) + ": generate it again");
-        entries_.push_back(Entry{sig, PositionIndex<V>(sig), std::move(table)});
+    // Opens the .wdl and .dtw files of each of `signatures` in `dir` and
+    // checks their headers. Throws std::runtime_error naming a file that is
+    // missing, damaged or of another variant, signature or index.
+    ChildTables(const std::filesystem::path& dir, VariantId variant, const std::vector<MaterialSignature>& signatures) {
+        slot_of_.fill(-1);
+        for (const MaterialSignature& sig : signatures) {
+            Entry e{sig, PositionIndex<V>(sig), open(dir, variant, sig, format::Metric::wdl),
+                    open(dir, variant, sig, format::Metric::dtw)};
+            slot_of_[key(sig)] = int(entries_.size());
+            entries_.push_back(std::move(e));
+        }
     }
 
-    bool has(const MaterialSignature& sig) const { return find(sig) != nullptr; }
+    bool has(const MaterialSignature& sig) const { return slot_of_[key(sig)] >= 0; }
 
-    // The value of `pos` for its side to move: a distance in plies or
-    // kDraw. A side with no pieces left has lost (distance 0).
-    int value(const Position<V>& pos) const {
-        if (!pos.pieces[pos.side_to_move]) return 0;
-        const Position<V> normal = normalize(pos);
-        const Entry* e = find(signature_of(normal));
-        if (!e) throw std::logic_error("ChildTables: table " + signature_of(normal).name() + " is not loaded");
-        return e->table.value(e->index.rank(normal));
-    }
+    // The WDL and DTW files of a table, for checking them whole.
+    const format::TableFile& wdl_file(const MaterialSignature& sig) const { return *find(sig).wdl; }
+    const format::TableFile& dtw_file(const MaterialSignature& sig) const { return *find(sig).dtw; }
 
-    std::uint64_t bytes() const {
-        std::uint64_t n = 0;
-        for (const Entry& e : entries_) n += e.table.bytes.size() + 2 * e.table.words.size();
-        return n;
-    }
+    // One thread's access: values through its own window of blocks.
+    class Reader {
+    public:
+        Reader(const ChildTables& tables, std::size_t cache_bytes) : tables_(tables), window_(cache_bytes, 16 << 10) {}
+
+        // The value of `pos` for its side to move: a distance in plies or
+        // kDraw. A side with no pieces left has lost (distance 0).
+        int value(const Position<V>& pos) {
+            if (!pos.pieces[pos.side_to_move]) return 0;
+            if (MoveGenerator<V>::has_capture(pos)) return searched_value(normalize(pos));
+            return stored_value(normalize(pos));
+        }
+
+        // The value stored for `normal` (White to move, no capture).
+        int stored_value(const Position<V>& normal) {
+            const Entry& e = tables_.find(signature_of(normal));
+            const std::uint64_t i = e.index.rank(normal);
+            const std::uint16_t wdl = window_.read(*e.wdl, i);
+            if (wdl == kWdlDraw) return kDraw;
+            if (wdl > kWdlWin)
+                throw std::runtime_error(e.wdl->path().string() + ": position " + std::to_string(i) +
+                                         " holds WDL symbol " + std::to_string(wdl));
+            return dtw_from_symbol(window_.read(*e.dtw, i), wdl == kWdlWin);
+        }
+
+        const BlockWindow& window() const { return window_; }
+
+    private:
+        // A capture position's value, from its captures. Searching the
+        // captures of a flying king costs far more than reading a value, and
+        // neighbouring positions of a slice lead to the same capture
+        // positions again and again, so the last few thousand are kept.
+        int searched_value(const Position<V>& normal) {
+            const std::uint64_t h = (normal.pieces[White] * 0x9E3779B97F4A7C15ULL) ^
+                                    (normal.pieces[Black] * 0xC2B2AE3D27D4EB4FULL) ^
+                                    (normal.kings * 0x165667B19E3779F9ULL);
+            Remembered& slot = remembered_[(h ^ (h >> 31)) & (kRemembered - 1)];
+            if (slot.white == normal.pieces[White] && slot.black == normal.pieces[Black] &&
+                slot.kings == normal.kings && slot.value != kUnset)
+                return slot.value;
+            MoveList moves;
+            MoveGenerator<V>::generate(normal, moves);
+            ChildValues values;
+            for (const Move& m : moves) values.add(value(normal.after(m)));
+            slot = Remembered{normal.pieces[White], normal.pieces[Black], normal.kings, values.value()};
+            return slot.value;
+        }
+
+        static constexpr int kUnset = -2;
+        static constexpr std::size_t kRemembered = 1 << 14;
+        struct Remembered {
+            Bitboard white = 0, black = 0, kings = 0;
+            int value = kUnset;
+        };
+
+        const ChildTables& tables_;
+        BlockWindow window_;
+        std::vector<Remembered> remembered_ = std::vector<Remembered>(kRemembered);
+    };
 
 private:
     struct Entry {
         MaterialSignature sig;
         PositionIndex<V> index;
-        RawTable table;
+        std::unique_ptr<format::TableFile> wdl, dtw;
     };
-    const Entry* find(const MaterialSignature& sig) const {
-        for (const Entry& e : entries_)
-            if (e.sig == sig) return &e;
-        return nullptr;
+
+    // Signatures have at most 15 pieces of a kind on a side here: four
+    // nibbles make a dense key.
+    static std::size_t key(const MaterialSignature& s) {
+        return std::size_t(s.men[0] & 15) | std::size_t(s.men[1] & 15) << 4 | std::size_t(s.kings[0] & 15) << 8 |
+               std::size_t(s.kings[1] & 15) << 12;
     }
+
+    const Entry& find(const MaterialSignature& sig) const {
+        const int slot = slot_of_[key(sig)];
+        if (slot < 0) throw std::logic_error("ChildTables: table " + sig.name() + " is not open");
+        return entries_[std::size_t(slot)];
+    }
+
+    static std::unique_ptr<format::TableFile> open(const std::filesystem::path& dir, VariantId variant,
+                                                   const MaterialSignature& sig, format::Metric metric) {
+        const auto path = dir / table_file_name(variant, sig, metric);
+        if (!std::filesystem::exists(path)) throw std::runtime_error("table " + path.string() + " is missing");
+        auto file = format::TableFile::open(path, nullptr);
+        if (!file) throw std::runtime_error(file.error().message);
+        const format::Header& h = (*file)->header();
+        std::string wrong;
+        if (h.table.metric != metric) wrong = "another metric";
+        if (variant_from_file(h.table.variant) != variant) wrong = "another variant";
+        if (signature_from_file(h.table.material) != sig) wrong = "another material";
+        if (h.position_count != PositionIndex<V>(sig).size()) wrong = "another number of positions";
+        if (h.table.index_scheme != PositionIndex<V>::kVersion)
+            wrong = "position index version " + std::to_string(h.table.index_scheme) + " (this dtb uses " +
+                    std::to_string(PositionIndex<V>::kVersion) + "): generate it again";
+        if (!wrong.empty()) throw std::runtime_error(path.string() + ": its header says " + wrong);
+        return std::move(*file);
+    }
+
     std::vector<Entry> entries_;
+    std::array<int, 1 << 16> slot_of_;
 };
 
 }  // namespace dtb

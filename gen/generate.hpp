@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -23,16 +24,25 @@ struct GenerateOptions {
     std::filesystem::path dir;
     int threads = 0;  // 0: OpenMP's default
     std::optional<MaterialSignature> only;
-    bool progress = false;  // a live progress line (on a terminal)
-    // Pairs smaller than this are solved on one thread (see PairSolver).
-    std::uint64_t parallel_positions = std::uint64_t{1} << 22;
+    bool progress = false;           // a live progress line (on a terminal)
+    std::uint64_t memory_bytes = 0;  // the limit on resident memory; 0: default_memory_bytes()
+    bool keep_raw = false;           // also write each table's exact values (NAME.raw), for tests and scripts
+    // Called with each stage of the work ("slice 3 distance 5", ...); tests
+    // interrupt a run by throwing from it.
+    std::function<void(const MaterialSignature& pair, const std::string& stage)> stage_hook;
+    // The processes of an MPI run (gen/cluster.hpp) that share the work;
+    // null: this process alone.
+    const class Cluster* cluster = nullptr;
+    // Slices smaller than this are solved on one thread (see LevelSolver).
+    std::uint64_t parallel_positions = std::uint64_t{1} << 17;
 };
 
 // DIR/russian-KKvK.raw (the exact table), DIR/russian-KKvK.json (the manifest).
 std::filesystem::path raw_table_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig);
 std::filesystem::path manifest_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig);
 
-// Builds what is missing; returns the stats of the tables built this run.
+// Builds what is missing; returns the stats of the tables built this run
+// (in an MPI run, on process 0: by every process).
 std::vector<TableStats> generate_tables(const GenerateOptions& options, std::ostream& log);
 
 // The process's peak resident memory (VmHWM) since the last reset, in bytes.

@@ -1,8 +1,10 @@
-// Turns a solved table into the compressed WDL and DTW files engines probe.
+// Writes a solved table's files: the compressed WDL and DTW files engines
+// probe, and on request the exact (.raw) table.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 
 #include "gen/bitmap.hpp"
@@ -21,16 +23,29 @@ struct LongestValues {
 struct CompressedSizes {
     std::uint64_t wdl_bytes = 0;
     std::uint64_t dtw_bytes = 0;
-    std::uint64_t capture_positions = 0;  // don't-care in both files
 };
 
-// `values` are the generator's symbols (values.hpp, 8 or 16 bits), one per
-// position of `sig` in index order. `captures` marks the positions whose
-// side to move has a capture, when the caller knows them (the solver does);
-// without it they are worked out here.
-template <class T>
-CompressedSizes write_compressed_tables(const std::filesystem::path& dir, VariantId variant,
-                                        const MaterialSignature& sig, std::span<const T> values, LongestValues longest,
-                                        const Bitmap* captures = nullptr);
+// The values (tables/values.hpp: a distance or kDraw) of positions first ..
+// first + out.size() - 1 of a table, in index order. Called from several
+// threads at once (each with its own OpenMP thread number); must not throw.
+using ValueSource = std::function<void(std::uint64_t first, std::span<int> out)>;
+
+// What the writers need besides the values.
+struct TableLayout {
+    VariantId variant = VariantId::Russian;
+    MaterialSignature signature;
+    std::uint64_t positions = 0;
+    std::uint32_t index_version = 0;
+    LongestValues longest;
+    const Bitmap* captures = nullptr;           // the side to move has a capture (don't-care in both files)
+    const Bitmap* draws_or_captures = nullptr;  // don't-care in the DTW file
+};
+
+CompressedSizes write_compressed_tables(const std::filesystem::path& dir, const TableLayout& table,
+                                        const ValueSource& values);
+
+// NAME.raw: every value as a symbol of `symbol_bytes` bytes (values.hpp).
+void write_exact_table(const std::filesystem::path& dir, const TableLayout& table, const ValueSource& values,
+                       int symbol_bytes);
 
 }  // namespace dtb

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "gen/child_tables.hpp"
-#include "gen/generate.hpp"
+#include "gen/parallel_errors.hpp"
 #include "rules/notation.hpp"
 #include "tables/signatures.hpp"
 #include "tables/table_names.hpp"
@@ -27,44 +27,57 @@ std::string value_text(int v) {
 
 // The value a position must have, given the values of where its moves lead.
 template <class V>
-int value_from_successors(const Position<V>& pos, const ChildTables<V>& tables) {
+int value_from_successors(const Position<V>& pos, typename ChildTables<V>::Reader& tables) {
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
-    const auto child_value = [&](const Move& m) { return tables.value(pos.after(m)); };
-    return value_from_children(moves | std::views::transform(child_value));
+    ChildValues values;
+    for (const Move& m : moves) values.add(tables.value(pos.after(m)));
+    return values.value();
 }
 
+// Checks every checksum of the table's two files, then every position whose
+// side to move has no capture (the others are don't-care in the files)
+// against its successors, read from the files of the pair and of the
+// smaller tables.
 template <class V>
 VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig) {
     const auto start = std::chrono::steady_clock::now();
-    ChildTables<V> tables;
-    std::set<MaterialSignature> needed{sig, sig.mirror()};
-    for (const MaterialSignature& child : successor_signatures(sig)) needed.insert(child);
-    for (const MaterialSignature& s : needed) {
-        const auto path = raw_table_path(dir, variant, s);
-        if (!std::filesystem::exists(path))
-            throw std::runtime_error("cannot verify " + sig.name() + ": table " + path.string() + " is missing");
-        tables.add(read_raw_table(path));
-    }
-    const PositionIndex<V> index(sig);
+    std::vector<MaterialSignature> needed = reachable_signatures(sig);
+    needed.push_back(sig);
+    if (!sig.is_symmetric()) needed.push_back(sig.mirror());
+    const ChildTables<V> tables(dir, variant, needed);
     VerifyReport report;
     report.signature = sig;
+    for (const format::TableFile* file : {&tables.wdl_file(sig), &tables.dtw_file(sig)})
+        if (const auto error = file->verify()) report.damaged.push_back(error->message);
+    const PositionIndex<V> index(sig);
     report.positions = index.size();
+    if (!report.damaged.empty()) return report;
     std::mutex examples_mutex;
     std::uint64_t mismatches = 0;
-#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : mismatches)
-    for (std::uint64_t i = 0; i < index.size(); ++i) {
-        const Position<V> pos = index.unrank(i);
-        const int stored = tables.value(pos);
-        const int expected = value_from_successors(pos, tables);
-        if (stored != expected) {
-            ++mismatches;
-            std::lock_guard lock(examples_mutex);
-            if (report.examples.size() < 10)
-                report.examples.push_back(to_fen(pos) + ": stored " + value_text(stored) + ", from successors " +
-                                          value_text(expected));
-        }
+    const std::size_t window = std::size_t{256} << 20;
+    ParallelErrors errors;  // a damaged block of the table or of a smaller one
+#pragma omp parallel reduction(+ : mismatches)
+    {
+        typename ChildTables<V>::Reader reader(tables, window / std::size_t(omp_get_num_threads()));
+        typename PositionIndex<V>::Cursor cursor(index);
+#pragma omp for schedule(dynamic, 4096)
+        for (std::uint64_t i = 0; i < index.size(); ++i)
+            errors.run([&] {
+                const Position<V> pos = cursor.at(i);
+                if (MoveGenerator<V>::has_capture(pos)) return;
+                const int stored = reader.stored_value(pos);
+                const int expected = value_from_successors(pos, reader);
+                if (stored != expected) {
+                    ++mismatches;
+                    std::lock_guard lock(examples_mutex);
+                    if (report.examples.size() < 10)
+                        report.examples.push_back(to_fen(pos) + ": stored " + value_text(stored) +
+                                                  ", from successors " + value_text(expected));
+                }
+            });
     }
+    errors.rethrow();
     report.mismatches = mismatches;
     std::sort(report.examples.begin(), report.examples.end());
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -78,7 +91,7 @@ std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesyste
     if (!std::filesystem::is_directory(dir)) throw std::runtime_error(dir.string() + ": no such directory");
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         const auto name = parse_table_file_name(entry.path().filename().string());
-        if (name && name->variant == variant && name->metric == format::Metric::exact) out.push_back(name->signature);
+        if (name && name->variant == variant && name->metric == format::Metric::wdl) out.push_back(name->signature);
     }
     std::sort(out.begin(), out.end(), [](const MaterialSignature& a, const MaterialSignature& b) {
         return std::make_tuple(a.total(), a.total_men(), a) < std::make_tuple(b.total(), b.total_men(), b);
@@ -98,8 +111,11 @@ std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem
         const VerifyReport& r = reports.back();
         if (progress) std::cerr << "\r\033[K" << std::flush;
         log << r.signature.name() << ": " << r.positions << " positions, "
-            << (r.mismatches == 0 ? std::string("all consistent") : std::to_string(r.mismatches) + " INCONSISTENT")
+            << (!r.damaged.empty()  ? std::string("DAMAGED")
+                : r.mismatches == 0 ? std::string("all consistent")
+                                    : std::to_string(r.mismatches) + " INCONSISTENT")
             << " (" << r.seconds << " s)\n";
+        for (const std::string& e : r.damaged) log << "  " << e << '\n';
         for (const std::string& e : r.examples) log << "  " << e << '\n';
     }
     return reports;

@@ -1,4 +1,5 @@
-// dtb verify: recomputes every stored value from the values of its
+// dtb verify: checks the checksums of the files users have (.wdl, .dtw),
+// recomputes every stored value from the values of its
 // successors and reports any position where they disagree.
 //
 // Local consistency is enough: a win labelled d needs a move to a loss
@@ -24,14 +25,19 @@ struct VerifyReport {
     std::uint64_t positions = 0;
     std::uint64_t mismatches = 0;
     std::vector<std::string> examples;  // "FEN: stored X, from successors Y", the first few
+    std::vector<std::string> damaged;   // a file of the table that fails its checksums: what is wrong, naming it
+    bool ok() const { return mismatches == 0 && damaged.empty(); }
     double seconds = 0;
 };
 
-// Verifies every raw table of `variant` in `dir` (or only `only`).
+// Verifies every table of `variant` in `dir` (each signature with a .wdl
+// file; or only `only`): the checksums of its .wdl and .dtw files, and
+// every value against its successors. Throws std::runtime_error naming a
+// file that is missing or cannot be opened.
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
                                         bool progress, const std::vector<MaterialSignature>& only = {});
 
-// Signatures of the raw tables of `variant` present in `dir`.
+// Signatures of `variant` with a .wdl file in `dir`.
 std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesystem::path& dir);
 
 }  // namespace dtb

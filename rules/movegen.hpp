@@ -120,6 +120,46 @@ public:
         }
     }
 
+    // The plain moves of the men of `pos`, crownings included (only
+    // meaningful when the side to move has no capture). The generator's
+    // slices treat them apart: a man move leads to another slice.
+    static void generate_man_moves(const Pos& pos, MoveList& moves) {
+        moves.clear();
+        const Color us = pos.side_to_move;
+        const Bitboard empty = pos.empty();
+        if (us == White) {
+            add_man_steps<forward_left<White>()>(pos.men(White), empty, Board::promotion_row(White), moves);
+            add_man_steps<forward_right<White>()>(pos.men(White), empty, Board::promotion_row(White), moves);
+        } else {
+            add_man_steps<forward_left<Black>()>(pos.men(Black), empty, Board::promotion_row(Black), moves);
+            add_man_steps<forward_right<Black>()>(pos.men(Black), empty, Board::promotion_row(Black), moves);
+        }
+    }
+
+    // How many plain moves the kings of the side to move have.
+    static int count_king_moves(const Pos& pos) {
+        const Bitboard kings = pos.kings_of(pos.side_to_move);
+        if (!kings) return 0;
+        const Bitboard empty = pos.empty();
+        // Rays of different kings in one direction never overlap.
+        return popcount(Board::template slide_fill<NorthWest>(kings, empty)) +
+               popcount(Board::template slide_fill<NorthEast>(kings, empty)) +
+               popcount(Board::template slide_fill<SouthWest>(kings, empty)) +
+               popcount(Board::template slide_fill<SouthEast>(kings, empty)) - 4 * popcount(kings);
+    }
+
+    // Calls f(from, to) for each plain king move of the side to move until
+    // f returns false; returns whether f accepted every move.
+    template <class F>
+    static bool all_king_moves(const Pos& pos, F&& f) {
+        const Bitboard empty = pos.empty();
+        for (int from : bits_of{pos.kings_of(pos.side_to_move)})
+            for (Direction d : kAllDirections)
+                for (Bitboard to = Board::shift(bit(from), d); to & empty; to = Board::shift(to, d))
+                    if (!f(from, to)) return false;
+        return true;
+    }
+
     template <Color Us>
     static constexpr Direction forward_left() {
         return Us == White ? NorthWest : SouthWest;

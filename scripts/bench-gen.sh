@@ -3,7 +3,10 @@
 # a fresh directory and reports wall time, CPU time, positions per second
 # per core, peak resident memory per position of the largest pair in
 # flight, and compressed sizes.
-#   scripts/bench-gen.sh VARIANT PIECES DIR [THREADS]
+#   scripts/bench-gen.sh VARIANT PIECES DIR [THREADS [MORE DTB GEN OPTIONS]]
+# e.g. scripts/bench-gen.sh russian 7 /data/r7 2 --memory 2G. A DIR that
+# already holds some of the tables (an interrupted run) is resumed; the
+# time is then that of this run only.
 # Then, for the speed-up from 1 to T threads on one pair whose smaller
 # tables are already in DIR:
 #   scripts/bench-gen.sh --scaling VARIANT SIGNATURE DIR T
@@ -41,8 +44,7 @@ if [ "${1:-}" = "--scaling" ]; then
   variant=$2 sig=$3 dir=$4 threads=$5
   for t in 1 "$threads"; do
     work=$(mktemp -d)
-    # Every finished table but the pair's: with only the .raw files, gen
-    # would first compress each of the smaller tables again.
+    # Every finished table but the pair's.
     for f in "$dir"/*; do ln -s "$(realpath "$f")" "$work/"; done
     base=$(python3 -c "import sys; print(sys.argv[1])" "$sig")
     mirror=$(python3 -c "s=input(); a,b=s.split('v'); print(b+'v'+a)" <<<"$sig")
@@ -58,13 +60,15 @@ if [ "${1:-}" = "--scaling" ]; then
 fi
 
 variant=$1 pieces=$2 dir=$3 threads=${4:-$(nproc)}
-if [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ]; then echo "$dir is not empty: give a fresh directory" >&2; exit 2; fi
+shift $(( $# < 4 ? $# : 4 ))
 log=$(mktemp)
-/usr/bin/time -v "$dtb" gen --variant "$variant" --pieces "$pieces" --dir "$dir" --threads "$threads" > /dev/null 2> "$log"
+/usr/bin/time -v "$dtb" gen --variant "$variant" --pieces "$pieces" --dir "$dir" --threads "$threads" "$@" > /dev/null 2> "$log"
 wall=$(grep "Elapsed (wall clock)" "$log" | awk '{print $NF}')
 user=$(grep "User time" "$log" | awk '{print $NF}')
 sys=$(grep "System time" "$log" | awk '{print $NF}')
-echo "$variant up to $pieces pieces, $threads threads: wall $wall, CPU $(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.0f", u+s}') s"
+peak=$(grep "Maximum resident set size" "$log" | awk '{print $NF}')
+echo "$variant up to $pieces pieces, $threads threads $*: wall $wall, CPU $(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.0f", u+s}') s, peak RSS $((peak / 1024)) MiB"
+echo "disk: $(du -sb "$dir" | awk '{printf "%.1f MiB", $1 / 2^20}') in $dir (scratch left: $(ls -A "$dir/.dtb-work" 2>/dev/null | wc -l) pairs)"
 summary "$dir"
 python3 - "$dir" "$user" "$sys" "$threads" <<'PY'
 import glob, json, sys

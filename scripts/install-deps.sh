@@ -8,7 +8,7 @@
 set -euo pipefail
 
 build=(build-essential cmake pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev)
-tests=(libgtest-dev libgmock-dev libbenchmark-dev clang-format)
+tests=(libgtest-dev libgmock-dev libbenchmark-dev clang-format libopenmpi-dev openmpi-bin)
 
 case "${1:-}" in
   "") packages=("${build[@]}" "${tests[@]}") ;;

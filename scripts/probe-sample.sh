@@ -5,7 +5,7 @@
 #
 #   scripts/probe-sample.sh TABLE_DIR [SAMPLES] [PIECES] [VARIANT]
 #
-# TABLE_DIR must hold what `dtb gen` wrote: the .raw files (exact values)
+# TABLE_DIR must hold what `dtb gen --keep-raw` wrote: the .raw files (exact values)
 # beside the .wdl/.dtw files the probe reads. Defaults: 2000000 samples of
 # the 6-piece Russian tables, all cores. Builds probe_sample in build/ if
 # needed. Exit status 0 when every sampled position agrees.

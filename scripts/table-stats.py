@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Distance statistics of solved tables, read from the generator's .raw files.
+"""Distance statistics of solved tables, read from the .raw files that
+`dtb gen --keep-raw` writes.
 
   scripts/table-stats.py DIR VARIANT SIGNATURE [SIGNATURE...]
 

@@ -117,6 +117,12 @@ public:
 
     const MaterialSignature& signature() const { return sig_; }
     std::uint64_t size() const { return size_; }
+    // The placements of the men, and of the kings around each: index =
+    // men_rank * king_ways() + the kings' part. Positions that differ only
+    // in their kings share a men rank (a king move keeps the men).
+    std::uint64_t men_count() const { return men_count_; }
+    std::uint64_t king_ways() const { return black_king_ways_ * white_king_ways_; }
+    std::uint64_t men_rank(const Position<V>& pos) const { return men_rank(men_frame(pos)); }
 
     // Everything of an index but the white kings: index = base +
     // colex_rank(extract_bits(white kings, squares)) for any placement of the
@@ -144,6 +150,8 @@ public:
         men += men_offset_[j];
         return {men * black_king_ways_, Board::all & ~(white_men | black_men)};
     }
+
+    std::uint64_t men_rank(const MenFrame& men) const { return men.base / black_king_ways_; }
 
     // The frame of `pos`'s men and black kings (its white kings are ignored).
     KingFrame king_frame(const Position<V>& pos) const { return king_frame(men_frame(pos), pos.kings_of(Black)); }

@@ -40,6 +40,20 @@ std::vector<MaterialSignature> successor_signatures(const MaterialSignature& sig
     return {out.begin(), out.end()};
 }
 
+std::vector<MaterialSignature> reachable_signatures(const MaterialSignature& sig) {
+    std::set<MaterialSignature> seen;
+    std::vector<MaterialSignature> stack{sig, sig.mirror()}, out;
+    while (!stack.empty()) {
+        const MaterialSignature s = stack.back();
+        stack.pop_back();
+        for (const MaterialSignature& child : successor_signatures(s))
+            if (seen.insert(child).second) stack.push_back(child);
+    }
+    for (const MaterialSignature& s : seen)
+        if (s != sig && s != sig.mirror()) out.push_back(s);
+    return out;
+}
+
 MaterialSignature pair_key(const MaterialSignature& sig) { return std::max(sig, sig.mirror()); }
 
 std::vector<MaterialSignature> solving_order(const std::vector<MaterialSignature>& targets) {

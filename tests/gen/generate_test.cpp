@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -15,11 +16,15 @@
 #include "format/table_file.hpp"
 #include "gen/raw_table.hpp"
 #include "gen/verify.hpp"
+#include "tables/signatures.hpp"
 
 namespace dtb {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Small loops on one thread, as dtb gen runs them.
+const std::uint64_t kDefaultParallel = GenerateOptions{}.parallel_positions;
 
 class ScratchDir {
 public:
@@ -50,8 +55,11 @@ std::map<std::string, std::string> table_files(const fs::path& dir) {
 }
 
 std::vector<TableStats> generate(VariantId variant, int pieces, const fs::path& dir, int threads,
-                                 std::uint64_t parallel_positions) {
+                                 std::uint64_t parallel_positions,
+                                 std::function<void(const MaterialSignature&, const std::string&)> hook = {}) {
     GenerateOptions o;
+    o.keep_raw = true;
+    o.stage_hook = std::move(hook);
     o.variant = variant;
     o.max_pieces = pieces;
     o.dir = dir;
@@ -106,69 +114,122 @@ TEST(Generate, HeadersRecordTheLongestWinAndLoss) {
 
 TEST(Generate, ResumesAfterAnInterruption) {
     ScratchDir fresh("fresh"), resumed("resumed");
-    generate(VariantId::Russian, 3, fresh.path(), 2, 0);
-    generate(VariantId::Russian, 3, resumed.path(), 2, 0);
+    generate(VariantId::Russian, 4, fresh.path(), 2, kDefaultParallel);
     const fs::path& dir = resumed.path();
-    // What an interrupted run can leave: a table solved but not compressed,
-    // a manifest not yet written, a half-written temporary file, and (after
-    // a crash of the machine) a truncated table.
-    fs::remove(dir / "russian-KMvK.wdl");
-    fs::remove(dir / "russian-MMvK.json");
-    std::ofstream(dir / "russian-KKvM.raw.tmp") << "half a table";
-    fs::resize_file(dir / "russian-MvKK.raw", 100);
-    const auto rebuilt = generate(VariantId::Russian, 3, dir, 2, 0);
+    // Interrupted in the middle of a pair of many slices, after some of its
+    // slices were written to scratch files.
+    const MaterialSignature victim = *MaterialSignature::parse("MMvMM");
+    bool interrupted = false;
+    try {
+        generate(VariantId::Russian, 4, dir, 2, kDefaultParallel,
+                 [&](const MaterialSignature& pair, const std::string& stage) {
+                     if (pair == victim && stage.starts_with("slice 3 distance")) throw std::runtime_error("power cut");
+                 });
+    } catch (const std::runtime_error& e) {
+        interrupted = std::string(e.what()) == "power cut";
+    }
+    ASSERT_TRUE(interrupted);
+    const fs::path work = dir / ".dtb-work" / "russian-MMvMM";
+    ASSERT_TRUE(fs::exists(work / "level-04.slice")) << "the slices above were kept";
+    EXPECT_FALSE(fs::exists(dir / "russian-MMvMM.wdl"));
+    // What else an interruption can leave: a finished table without its
+    // manifest, a half-written temporary file, a damaged scratch file.
+    fs::remove(dir / "russian-KMvK.json");
+    std::ofstream(dir / "russian-KKvM.wdl.tmp") << "half a table";
+    fs::resize_file(work / "level-04.slice", fs::file_size(work / "level-04.slice") / 2);
+    std::set<std::string> stages;
+    const auto rebuilt = generate(VariantId::Russian, 4, dir, 2, kDefaultParallel,
+                                  [&](const MaterialSignature& pair, const std::string& stage) {
+                                      if (pair == victim) stages.insert(stage.substr(0, stage.find(' ', 6)));
+                                  });
     std::set<std::string> names;
     for (const TableStats& s : rebuilt) names.insert(s.signature.name());
-    EXPECT_TRUE(names.count("KMvK")) << "recompressed";
-    EXPECT_TRUE(names.count("MMvK")) << "manifest rewritten";
-    EXPECT_TRUE(names.count("MvKK")) << "solved again";
+    EXPECT_TRUE(names.count("KMvK")) << "manifest rewritten";
+    EXPECT_TRUE(names.count("MMvMM")) << "finished";
     EXPECT_FALSE(names.count("KKvK")) << "finished tables are kept";
-    fs::remove(dir / "russian-KKvM.raw.tmp");
+    EXPECT_FALSE(stages.count("slice 5")) << "slices written before the interruption are not solved again";
+    EXPECT_TRUE(stages.count("slice 4")) << "a damaged scratch file is made again";
+    EXPECT_FALSE(fs::exists(work)) << "scratch files are removed when the pair is done";
+    fs::remove(dir / "russian-KKvM.wdl.tmp");
     const auto a = table_files(fresh.path()), b = table_files(dir);
     ASSERT_EQ(a.size(), b.size());
     for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs after resuming";
     // And a second run finds nothing to do.
-    EXPECT_TRUE(generate(VariantId::Russian, 3, dir, 2, 0).empty());
+    EXPECT_TRUE(generate(VariantId::Russian, 4, dir, 2, kDefaultParallel).empty());
 }
 
 TEST(Generate, ADamagedSmallerTableStopsTheRunAndIsNamed) {
     ScratchDir dir("damaged");
     generate(VariantId::Russian, 2, dir.path(), 1, 0);
-    const fs::path victim = dir.path() / "russian-KvK.raw";
+    const fs::path victim = dir.path() / "russian-KvK.dtw";
     std::string bytes = read_file(victim);
-    bytes[bytes.size() / 2] ^= 1;
+    bytes[bytes.size() / 2] ^= 1;  // inside the only block
     std::ofstream(victim, std::ios::binary) << bytes;
     try {
-        generate(VariantId::Russian, 3, dir.path(), 1, 0);
+        generate(VariantId::Russian, 3, dir.path(), 2, 0);
         FAIL() << "a corrupt table was used";
     } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find("russian-KvK.raw"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("checksum"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("russian-KvK.dtw"), std::string::npos) << e.what();
     }
 }
 
-TEST(Verify, FindsAWrongValueAndNamesItsPosition) {
+// The files users have: rewrites a table's DTW file with one value changed,
+// as a buggy solver would write it (every checksum valid).
+void change_dtw(const fs::path& path, std::uint64_t index, std::uint8_t symbol) {
+    auto file = format::TableFile::open(path, nullptr);
+    ASSERT_TRUE(file.ok()) << file.error().message;
+    std::vector<std::uint8_t> symbols((*file)->position_count());
+    ASSERT_FALSE((*file)->read_all(std::span(symbols)));
+    symbols[index] = symbol;
+    format::WriterOptions o;
+    o.positions_per_block = (*file)->header().positions_per_block;
+    const format::TableDescription d = (*file)->header().table;
+    file->reset();
+    format::write_table(path, d, std::span<const std::uint8_t>(symbols), {}, o);
+}
+
+TEST(Verify, WorksOnTheDistributedFilesAlone) {
     ScratchDir dir("verify");
     generate(VariantId::Russian, 3, dir.path(), 1, 0);
+    for (const auto& e : fs::directory_iterator(dir.path()))
+        if (e.path().extension() != ".wdl" && e.path().extension() != ".dtw") fs::remove(e.path());
     std::ostringstream log;
     auto reports = verify_tables(VariantId::Russian, dir.path(), log, false);
-    ASSERT_FALSE(reports.empty());
-    for (const VerifyReport& r : reports) EXPECT_EQ(r.mismatches, 0u) << r.signature.name();
+    ASSERT_EQ(reports.size(), all_signatures(VariantId::Russian, 3).size());
+    for (const VerifyReport& r : reports) EXPECT_TRUE(r.ok()) << r.signature.name() << log.str();
+}
 
-    // Change one stored value, with a valid checksum, as a buggy solver would.
-    const fs::path path = raw_table_path(dir.path(), VariantId::Russian, *MaterialSignature::parse("KKvK"));
-    RawTable t = read_raw_table(path);
-    std::size_t i = 0;
-    while (t.bytes[i] != 1) ++i;  // a win in 1 ...
-    t.bytes[i] = 3;               // ... claimed as a win in 3
-    write_raw_table(path, t.header, t.bytes);
-    std::ostringstream log2;
-    reports = verify_tables(VariantId::Russian, dir.path(), log2, false, {*MaterialSignature::parse("KKvK")});
+TEST(Verify, FindsAWrongValueAndNamesItsPosition) {
+    ScratchDir dir("verify-value");
+    generate(VariantId::Russian, 3, dir.path(), 1, 0);
+    const MaterialSignature kkvk = *MaterialSignature::parse("KKvK");
+    // A win in 1 (raw value 1) claimed as a win in 3 (DTW symbol 1).
+    const RawTable raw = read_raw_table(raw_table_path(dir.path(), VariantId::Russian, kkvk));
+    std::uint64_t i = 0;
+    while (raw.value(i) != 1) ++i;
+    change_dtw(dir.path() / "russian-KKvK.dtw", i, 1);
+    std::ostringstream log;
+    const auto reports = verify_tables(VariantId::Russian, dir.path(), log, false, {kkvk});
     ASSERT_EQ(reports.size(), 1u);
     EXPECT_GE(reports[0].mismatches, 1u);
     ASSERT_FALSE(reports[0].examples.empty());
     EXPECT_NE(reports[0].examples[0].find("stored win in 3, from successors win in 1"), std::string::npos)
         << reports[0].examples[0];
+}
+
+TEST(Verify, FindsADamagedByteAndNamesTheFile) {
+    ScratchDir dir("verify-byte");
+    generate(VariantId::Russian, 3, dir.path(), 1, 0);
+    const fs::path victim = dir.path() / "russian-KKvK.wdl";
+    std::string bytes = read_file(victim);
+    bytes[bytes.size() - 20] ^= 0x10;  // in the last block's data
+    std::ofstream(victim, std::ios::binary) << bytes;
+    std::ostringstream log;
+    const auto reports = verify_tables(VariantId::Russian, dir.path(), log, false, {*MaterialSignature::parse("KKvK")});
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_FALSE(reports[0].ok());
+    ASSERT_FALSE(reports[0].damaged.empty());
+    EXPECT_NE(reports[0].damaged[0].find("russian-KKvK.wdl"), std::string::npos) << reports[0].damaged[0];
 }
 
 }  // namespace

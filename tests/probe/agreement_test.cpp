@@ -10,7 +10,7 @@
 // names its table.
 #include <gtest/gtest.h>
 
-#include "gen/child_tables.hpp"
+#include "gen/raw_table.hpp"
 #include "tables/signatures.hpp"
 #include "tests/probe/test_support.hpp"
 
@@ -54,7 +54,7 @@ void check_table(const MaterialSignature& sig) {
 
     // The raw values of every position a move can reach, for checking best
     // moves without the probe.
-    ChildTables<V> children;
+    ExactTables<V> children;
     children.add(read_raw_table(raw_table_path(dir, variant, sig.mirror())));
     for (const MaterialSignature& s : successor_signatures(sig))
         children.add(read_raw_table(raw_table_path(dir, variant, s)));

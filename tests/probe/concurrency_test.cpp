@@ -8,7 +8,7 @@
 #include <random>
 #include <thread>
 
-#include "gen/child_tables.hpp"
+#include "gen/raw_table.hpp"
 #include "tables/signatures.hpp"
 #include "tests/probe/test_support.hpp"
 
@@ -20,7 +20,7 @@ constexpr int kThreads = 8;
 template <class V>
 struct RawSet {
     std::vector<MaterialSignature> signatures;
-    ChildTables<V> tables;
+    ExactTables<V> tables;
 
     RawSet(const std::filesystem::path& dir, int pieces) {
         for (const MaterialSignature& sig : all_signatures(variant_of<V>(), pieces)) {

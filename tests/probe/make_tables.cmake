@@ -17,7 +17,7 @@ foreach(set ${sets})
   string(REPLACE ":" ";" parts "${set}")
   list(GET parts 0 variant)
   list(GET parts 1 pieces)
-  execute_process(COMMAND ${DTB} gen --variant ${variant} --pieces ${pieces} --dir ${DIR}
+  execute_process(COMMAND ${DTB} gen --variant ${variant} --pieces ${pieces} --dir ${DIR} --keep-raw
     OUTPUT_QUIET RESULT_VARIABLE status)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "dtb gen --variant ${variant} --pieces ${pieces} failed: ${status}")

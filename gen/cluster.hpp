@@ -1,0 +1,44 @@
+// The processes of one `mpirun -np N dtb gen ...` run, which share the table
+// directory and split the work (docs/GENERATOR.md, "Many machines"). Built
+// without MPI, or started without mpirun, it is a cluster of one and every
+// call is trivial.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tables/manifest.hpp"
+
+namespace dtb {
+
+class Cluster {
+public:
+    // Joins the MPI job when dtb was built with MPI and started by an MPI
+    // launcher (mpirun, srun); otherwise stands alone.
+    Cluster();
+    ~Cluster();
+    Cluster(const Cluster&) = delete;
+    Cluster& operator=(const Cluster&) = delete;
+
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+
+    // Whether this dtb was built with MPI (the CMake option found Open MPI).
+    static bool built_with_mpi();
+
+    // Every process waits here until all have arrived.
+    void barrier() const;
+    // On every process: whether `mine` is true on any of them. Collective: a
+    // failure on one process stops all of them at the same point.
+    bool any(bool mine) const;
+    // On process 0: the stats of every process, in rank order; elsewhere
+    // the process's own.
+    std::vector<TableStats> gather(const std::vector<TableStats>& mine) const;
+
+private:
+    int rank_ = 0;
+    int size_ = 1;
+    bool joined_ = false;
+};
+
+}  // namespace dtb

@@ -1,0 +1,161 @@
+// PairBuilder::write_side: a side's files from the pair's scratch files, in
+// index order (included by pair_builder.hpp).
+#pragma once
+
+#include "gen/pair_builder.hpp"
+#include "gen/parallel_errors.hpp"
+
+namespace dtb {
+
+// Reads one side's exact symbols (level_file.hpp) in index order from the
+// level files: men rank r of the side lies in level level_of(r), at its
+// ordinal among that level's placements.
+template <class V>
+class SideSymbols {
+public:
+    SideSymbols(const PositionIndex<V>& index, const SideLevels<V>& levels,
+                std::vector<std::unique_ptr<format::TableFile>>& files, std::vector<std::uint64_t> base)
+        : index_(index), levels_(levels), files_(files), base_(std::move(base)) {
+        const std::size_t bytes = std::size_t(4 * std::max(1, levels.levels())) << 17;
+        for (int t = 0; t < omp_get_max_threads(); ++t) windows_.emplace_back(bytes, std::size_t{1} << 17);
+    }
+
+    // Symbols of positions first .. first + out.size() - 1; from any OpenMP thread.
+    void fill(std::uint64_t first, std::span<std::uint16_t> out) {
+        BlockWindow& window = windows_[std::size_t(omp_get_thread_num())];
+        const std::uint64_t k = index_.king_ways();
+        std::vector<std::int64_t> ordinal(std::size_t(levels_.levels()), -1);
+        std::uint64_t rank = ~std::uint64_t{0}, at = 0;
+        int level = 0;
+        for (std::size_t j = 0; j < out.size(); ++j) {
+            const std::uint64_t i = first + j;
+            if (i / k != rank) {
+                // Every rank from the first on is visited, so the next
+                // member of a level seen before is the one after it.
+                rank = i / k;
+                level = levels_.level_of(rank);
+                std::int64_t& o = ordinal[std::size_t(level)];
+                o = o < 0 ? std::int64_t(levels_.ordinal(rank, level)) : o + 1;
+                at = base_[std::size_t(level)] + std::uint64_t(o) * k;
+            }
+            out[j] = window.read(*files_[std::size_t(level)], at + i % k);
+        }
+    }
+
+private:
+    const PositionIndex<V>& index_;
+    const SideLevels<V>& levels_;
+    std::vector<std::unique_ptr<format::TableFile>>& files_;
+    std::vector<std::uint64_t> base_;
+    std::vector<BlockWindow> windows_;
+};
+
+template <class V>
+TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
+    const PositionIndex<V>& index = indexes_[std::size_t(s)];
+    std::vector<std::unique_ptr<format::TableFile>> files(static_cast<std::size_t>(level_count_));
+    std::vector<std::uint64_t> base(static_cast<std::size_t>(level_count_), 0);
+    for (int level = 0; level < level_count_; ++level) {
+        if (level_positions(level) == 0) continue;
+        auto file = format::TableFile::open(level_file_path(work_, level), nullptr);
+        if (!file) throw std::runtime_error(file.error().message);
+        files[std::size_t(level)] = std::move(*file);
+        if (s == 1) base[std::size_t(level)] = levels_[0].placements(level) * indexes_[0].king_ways();
+    }
+    SideSymbols<V> symbols(index, levels_[std::size_t(s)], files, base);
+
+    // First pass: what the side holds, and its don't-care positions.
+    const std::uint64_t n = index.size();
+    Bitmap captures(n), draws_or_captures(n);
+    TableStats st;
+    st.signature = index.signature();
+    st.positions = n;
+    const std::uint64_t chunk = std::uint64_t{1} << 16;
+    std::uint64_t wins = 0, draws = 0, losses = 0, capture_count = 0, illegal = 0;
+    int longest_win = -1, longest_loss = -1;
+    using Board = typename V::Board;
+    ParallelErrors errors;
+#pragma omp parallel reduction(+ : wins, draws, losses, capture_count, illegal) \
+    reduction(max : longest_win, longest_loss)
+    {
+        std::vector<std::uint16_t> buffer(chunk);
+        typename PositionIndex<V>::Cursor cursor(index);
+#pragma omp for schedule(dynamic, 1)
+        for (std::uint64_t c = 0; c < (n + chunk - 1) / chunk; ++c)
+            errors.run([&] {
+                const std::uint64_t first = c * chunk, count = std::min(chunk, n - first);
+                symbols.fill(first, std::span(buffer.data(), count));
+                for (std::uint64_t j = 0; j < count; ++j) {
+                    const std::uint64_t i = first + j;
+                    const Position<V> pos = cursor.at(i);
+                    illegal += (pos.pieces[White] & pos.pieces[Black]) ||
+                               (pos.men(White) & Board::promotion_row(White)) ||
+                               (pos.men(Black) & Board::promotion_row(Black)) || signature_of(pos) != st.signature;
+                    const int v = level_value(buffer[j]);
+                    const bool capture = level_capture(buffer[j]);
+                    if (capture) {
+                        ++capture_count;
+                        captures.set(i);
+                    }
+                    if (capture || v == kDraw) draws_or_captures.set(i);
+                    if (v == kDraw) {
+                        ++draws;
+                    } else if (is_win(v)) {
+                        ++wins;
+                        longest_win = std::max(longest_win, v);
+                    } else {
+                        ++losses;
+                        longest_loss = std::max(longest_loss, v);
+                    }
+                }
+            });
+    }
+    errors.rethrow();
+    st.wins = wins;
+    st.draws = draws;
+    st.losses = losses;
+    st.longest_win = longest_win;
+    st.longest_loss = longest_loss;
+    st.capture_positions = capture_count;
+    st.illegal_slots = illegal;
+    st.symbol_bytes = symbol_bytes;
+
+    TableLayout layout;
+    layout.variant = settings_.variant;
+    layout.signature = st.signature;
+    layout.positions = n;
+    layout.index_version = PositionIndex<V>::kVersion;
+    layout.longest = {longest_win, longest_loss};
+    layout.captures = &captures;
+    layout.draws_or_captures = &draws_or_captures;
+    // The first pass read every block already, so a failure here is an I/O
+    // error at worst: it is kept, and the files written are removed below.
+    ParallelErrors read_errors;
+    const ValueSource values = [&symbols, &read_errors](std::uint64_t first, std::span<int> out) {
+        std::vector<std::uint16_t> raw(out.size(), kLevelDraw);
+        read_errors.run([&] { symbols.fill(first, raw); });
+        for (std::size_t j = 0; j < out.size(); ++j) out[j] = level_value(raw[j]);
+    };
+    const auto check_reads = [&](format::Metric metric) {
+        if (!read_errors.failed()) return;
+        std::filesystem::remove(settings_.dir / table_file_name(settings_.variant, st.signature, metric));
+        read_errors.rethrow();
+    };
+    settings_.progress("compressing " + st.signature.name(), 0, 0);
+    const CompressedSizes sizes = write_compressed_tables(settings_.dir, layout, values);
+    check_reads(format::Metric::wdl);
+    check_reads(format::Metric::dtw);
+    st.wdl_bytes = sizes.wdl_bytes;
+    st.dtw_bytes = sizes.dtw_bytes;
+    if (settings_.keep_raw) {
+        write_exact_table(settings_.dir, layout, values, symbol_bytes);
+        check_reads(format::Metric::exact);
+        st.bytes = std::filesystem::file_size(settings_.dir /
+                                              table_file_name(settings_.variant, st.signature, format::Metric::exact));
+    }
+    st.seconds = solve_seconds_;
+    st.positions_in_flight = positions_in_flight();
+    return st;
+}
+
+}  // namespace dtb
