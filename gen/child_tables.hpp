@@ -98,7 +98,7 @@ public:
         }
 
         static constexpr int kUnset = -2;
-        static constexpr std::size_t kRemembered = 1 << 14;
+        static constexpr std::size_t kRemembered = 1 << 16;
         struct Remembered {
             Bitboard white = 0, black = 0, kings = 0;
             int value = kUnset;

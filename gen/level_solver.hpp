@@ -65,6 +65,9 @@ struct LevelSide {
     std::uint64_t king_ways = 1;
     std::vector<T> values;
     Bitmap resolved, selected, captures;
+    // King moves not yet known to reach a win for the opponent: a position
+    // whose count is 0 has nothing better than its exits.
+    std::vector<std::uint8_t> king_moves_left;
     std::uint64_t illegal_slots = 0;
 
     LevelSide(const PositionIndex<V>& i, const RankedBitmap& m) : index(&i), members(&m), king_ways(i.king_ways()) {
@@ -72,6 +75,28 @@ struct LevelSide {
         m.for_each([&](std::uint64_t r) { ranks.push_back(r); });
     }
     std::uint64_t size() const { return ranks.size() * king_ways; }
+
+    // An index slot that decodes to no legal placement (two pieces on a
+    // square, a man on its crowning row, other material): the index's
+    // waste, measured rather than assumed.
+    static bool is_illegal(const Position<V>& pos, const MaterialSignature& sig) {
+        using Board = typename V::Board;
+        return (pos.pieces[White] & pos.pieces[Black]) || (pos.men(White) & Board::promotion_row(White)) ||
+               (pos.men(Black) & Board::promotion_row(Black)) || signature_of(pos) != sig;
+    }
+
+    // The illegal slots of this side in the level (for a level solved in
+    // an earlier run, whose count the solver did not make this time).
+    std::uint64_t count_illegal() const {
+        std::uint64_t n = 0;
+#pragma omp parallel reduction(+ : n)
+        {
+            typename PositionIndex<V>::Cursor cursor(*index);
+#pragma omp for schedule(static)
+            for (std::uint64_t l = 0; l < size(); ++l) n += is_illegal(cursor.at(global(l)), index->signature());
+        }
+        return n;
+    }
     std::uint64_t global(std::uint64_t l) const { return ranks[l / king_ways] * king_ways + l % king_ways; }
     // Subtracted from a global index whose men rank is `men_rank` (a member)
     // to give its local index.
@@ -116,6 +141,7 @@ public:
             side.resolved = Bitmap(side.size());
             side.captures = Bitmap(side.size());
             side.selected = Bitmap(side.size());
+            side.king_moves_left.assign(side.size(), 0);
             max_pending = std::max(max_pending, initialise(int(s), progress));
         }
         std::uint64_t new_before = 1;
@@ -136,12 +162,17 @@ public:
                 if (!side.resolved.test(i)) side.values[i] = Codec::kDrawSymbol;
             side.resolved = Bitmap();
             side.selected = Bitmap();
+            side.king_moves_left = {};
         }
     }
 
 private:
     int side_count() const { return int(sides_.size()); }
     int other(int s) const { return side_count() == 1 ? 0 : 1 - s; }
+
+    static int moves_left(const Side& side, std::uint64_t i) {
+        return std::atomic_ref<const std::uint8_t>(side.king_moves_left[i]).load(std::memory_order_relaxed);
+    }
 
     static T load(const T& v) { return std::atomic_ref<const T>(v).load(std::memory_order_relaxed); }
     static void store(T& v, T x) { std::atomic_ref<T>(v).store(x, std::memory_order_relaxed); }
@@ -207,6 +238,7 @@ private:
                         T value = Codec::kUnknown;
                         if (king_moves == 0 || !exit_values.empty()) value = encode_value<T>(exit_values.value());
                         if (king_moves == 0) resolved_bits |= bit(int(i % 64));
+                        side.king_moves_left[i] = std::uint8_t(king_moves);  // at most 4 kings x 17 squares
                         if (value != Codec::kUnknown && value != Codec::kDrawSymbol)
                             max_pending = std::max(max_pending, int(value));
                         side.values[i] = value;
@@ -223,27 +255,6 @@ private:
         return max_pending;
     }
 
-    // Whether every king move of `pos` (White to move, side s, no capture)
-    // reaches a win for the opponent in at most `longest` plies. Positions
-    // whose exits decide them are resolved at the start, whatever their
-    // distance; a win of theirs beyond `longest` must wait for its level.
-    bool king_moves_all_lose(const Position<V>& pos, int s, int longest) const {
-        const Side& next = sides_[std::size_t(other(s))];
-        // Black's moves in the flipped position are White's moves in `pos`,
-        // and lead to positions already normalised for the other side. Most
-        // checks fail after a move or two, so moves are made one at a time.
-        const Position<V> flipped = flip(pos);
-        const auto men = next.index->men_frame(flipped);
-        const std::uint64_t offset = next.offset(next.index->men_rank(men));
-        const Bitboard white_kings = flipped.kings_of(White), black_kings = flipped.kings_of(Black);
-        return Gen::all_king_moves(flipped, [&](int from, Bitboard to) {
-            const std::uint64_t c = next.index->rank(men, white_kings, black_kings ^ bit(from) ^ to) - offset;
-            if (!next.resolved.test(c)) return false;
-            const T v = load(next.values[c]);
-            return is_win(decode_value(v)) && v <= longest;
-        });
-    }
-
     // Even level n (losses at n): positions whose exits lose exactly at n
     // ("floors") and whose king moves all reach wins are lost at n. Then
     // every loss at n (these, and those found at level n-1) is selected for
@@ -255,15 +266,13 @@ private:
         std::uint64_t selected = 0;
 #pragma omp parallel reduction(+ : selected) if (words > parallel_words_)
         {
-            typename PositionIndex<V>::Cursor cursor(*side.index);
 #pragma omp for schedule(dynamic, 64)
             for (std::uint64_t w = 0; w < words; ++w) {
                 const int count = int(std::min<std::uint64_t>(64, size - w * 64));
                 const std::uint64_t at_n = match_mask(&side.values[w * 64], count, T(n));
                 std::uint64_t resolved = side.resolved.word(w);
                 for (int j : bits_of{n > 0 ? at_n & ~resolved : 0})
-                    if (king_moves_all_lose(cursor.at(side.global(w * 64 + std::uint64_t(j))), s, n - 1))
-                        resolved |= bit(j);
+                    if (moves_left(side, w * 64 + std::uint64_t(j)) == 0) resolved |= bit(j);
                 // Only this thread writes this word now; others may read it.
                 std::atomic_ref<std::uint64_t>(side.resolved.word(w)).store(resolved, std::memory_order_relaxed);
                 side.selected.word(w) = at_n & resolved;
@@ -291,18 +300,32 @@ private:
         return selected;
     }
 
-    // Calls f(local index, make_position) for each position of `table`
+    // Calls f(local index) for each position of `table`
     // (White to move) from which one king move of White leads to `after`
     // (Black to move, in `table`'s coordinates). Whether that move was legal
     // (White had no capture) is left to the caller: positions with a
     // capture are resolved from the start, so the solver skips them anyway.
+    // The men part of the last `after` seen: selected positions come in
+    // index order, so runs of them share their men.
+    struct MenCache {
+        Bitboard white_men = ~Bitboard{0}, black_men = 0;
+        typename PositionIndex<V>::MenFrame frame{};
+        std::uint64_t offset = 0;
+    };
+
     template <class F>
-    static void for_each_predecessor(const Position<V>& after, const Side& table, F&& f) {
+    static void for_each_predecessor(const Position<V>& after, const Side& table, MenCache& cache, F&& f) {
         const Bitboard empty = after.empty();
         const Bitboard kings = after.kings_of(White);
         if (!kings) return;
-        const auto men = table.index->men_frame(after);
-        const std::uint64_t offset = table.offset(table.index->men_rank(men));
+        if (after.men(White) != cache.white_men || after.men(Black) != cache.black_men) {
+            cache.white_men = after.men(White);
+            cache.black_men = after.men(Black);
+            cache.frame = table.index->men_frame(after);
+            cache.offset = table.offset(table.index->men_rank(cache.frame));
+        }
+        const auto& men = cache.frame;
+        const std::uint64_t offset = cache.offset;
         const auto frame = table.index->king_frame(men, after.kings_of(Black));
         const Bitboard placed = extract_bits(kings, frame.squares);
         for (int k : bits_of{kings}) {
@@ -311,13 +334,7 @@ private:
                 for (Bitboard from = Board::shift(bit(k), d); from & empty; from = Board::shift(from, d)) {
                     const std::uint64_t q =
                         frame.base + colex_rank(without | extract_bits(from, frame.squares)) - offset;
-                    f(q, [&] {
-                        Position<V> before = after;
-                        before.pieces[White] ^= bit(k) | from;
-                        before.kings ^= bit(k) | from;
-                        before.side_to_move = White;
-                        return before;
-                    });
+                    f(q);
                 }
             }
         }
@@ -339,11 +356,12 @@ private:
 #pragma omp parallel if (words > parallel_words_)
         {
             typename PositionIndex<V>::Cursor cursor(*side.index);
+            MenCache men_cache;
 #pragma omp for schedule(dynamic, 16)
             for (std::uint64_t w = 0; w < words; ++w) {
                 for (int j : bits_of{side.selected.word(w)}) {
                     const Position<V> after = flip(cursor.at(side.global(w * 64 + std::uint64_t(j))));
-                    for_each_predecessor(after, prev, [&](std::uint64_t q, auto&& make_position) {
+                    for_each_predecessor(after, prev, men_cache, [&](std::uint64_t q) {
                         if (prev.resolved.test(q)) return;
                         const T v = load(prev.values[q]);
                         // What the position holds so far (kUnknown: nothing)
@@ -353,10 +371,14 @@ private:
                             if (v != Codec::kUnknown && !better(n + 1, decode_value(v))) return;
                             store(prev.values[q], T(n + 1));
                         } else {
-                            // A move into a win at n: lost at n+1 if every other
-                            // move loses too and no exit holds out longer.
+                            // A move into a win at n: lost at n+1 if it was the
+                            // last king move not known to lose and no exit holds
+                            // out longer (wins come level by level, so the
+                            // others reach wins at n or sooner).
+                            if (std::atomic_ref<std::uint8_t>(prev.king_moves_left[q])
+                                    .fetch_sub(1, std::memory_order_relaxed) != 1)
+                                return;
                             if (v != Codec::kUnknown && better(decode_value(v), n + 1)) return;
-                            if (!king_moves_all_lose(make_position(), ps, n)) return;
                             store(prev.values[q], T(n + 1));
                             prev.resolved.set(q);
                         }

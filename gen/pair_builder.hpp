@@ -179,7 +179,11 @@ private:
         // Levels done in an earlier run (from the top down) are not solved
         // again; the lowest of them is loaded as the level above.
         int level = level_count_ - 1;
-        while (level >= 0 && (level_positions(level) == 0 || level_done(level))) --level;
+        illegal_.assign(indexes_.size(), 0);
+        for (; level >= 0 && (level_positions(level) == 0 || level_done(level)); --level) {
+            const auto done = make_level<T>(level);
+            for (std::size_t s = 0; s < done->sides.size(); ++s) illegal_[s] += done->sides[s].count_illegal();
+        }
         std::unique_ptr<Level<T>> above;
         if (level + 1 < level_count_) {
             above = make_level<T>(level + 1);
@@ -206,6 +210,7 @@ private:
                                 throw std::runtime_error(key_.name() + ": a distance above " +
                                                          std::to_string(kLevelMaxDistance) + " plies");
                 write_level(level, *here);
+                for (std::size_t s = 0; s < here->sides.size(); ++s) illegal_[s] += here->sides[s].illegal_slots;
             }
             for (auto& side : here->sides) side.captures = Bitmap();
             above = std::move(here);
@@ -220,6 +225,7 @@ private:
     std::vector<PositionIndex<V>> indexes_;
     std::vector<SideLevels<V>> levels_;
     int level_count_ = 0;
+    std::vector<std::uint64_t> illegal_;  // per side, over every level
     double solve_seconds_ = 0;
 };
 

@@ -16,13 +16,16 @@ public:
     SideSymbols(const PositionIndex<V>& index, const SideLevels<V>& levels,
                 std::vector<std::unique_ptr<format::TableFile>>& files, std::vector<std::uint64_t> base)
         : index_(index), levels_(levels), files_(files), base_(std::move(base)) {
-        const std::size_t bytes = std::size_t(4 * std::max(1, levels.levels())) << 17;
-        for (int t = 0; t < omp_get_max_threads(); ++t) windows_.emplace_back(bytes, std::size_t{1} << 17);
+        // Each thread reads each level's file in order: one block per level
+        // is all it needs, and a slot of its own per level never evicts
+        // another level's block (a shared hashed window did, again and again,
+        // in pairs whose men ranks alternate between many levels).
+        windows_.resize(std::size_t(omp_get_max_threads()) * files_.size());
     }
 
     // Symbols of positions first .. first + out.size() - 1; from any OpenMP thread.
     void fill(std::uint64_t first, std::span<std::uint16_t> out) {
-        BlockWindow& window = windows_[std::size_t(omp_get_thread_num())];
+        Block* window = &windows_[std::size_t(omp_get_thread_num()) * files_.size()];
         const std::uint64_t k = index_.king_ways();
         std::vector<std::int64_t> ordinal(std::size_t(levels_.levels()), -1);
         std::uint64_t rank = ~std::uint64_t{0}, at = 0;
@@ -38,7 +41,7 @@ public:
                 o = o < 0 ? std::int64_t(levels_.ordinal(rank, level)) : o + 1;
                 at = base_[std::size_t(level)] + std::uint64_t(o) * k;
             }
-            out[j] = window.read(*files_[std::size_t(level)], at + i % k);
+            out[j] = window[level].read(*files_[std::size_t(level)], at + i % k);
         }
     }
 
@@ -47,7 +50,26 @@ private:
     const SideLevels<V>& levels_;
     std::vector<std::unique_ptr<format::TableFile>>& files_;
     std::vector<std::uint64_t> base_;
-    std::vector<BlockWindow> windows_;
+
+    // The block of one level file that a thread read last.
+    struct Block {
+        std::uint64_t number = ~std::uint64_t{0};
+        std::uint32_t positions = 0;
+        std::vector<std::uint8_t> data;
+        std::uint16_t read(const format::TableFile& file, std::uint64_t index) {
+            const unsigned shift = file.block_shift();
+            if (index >> shift != number) {
+                auto block = file.read_block(index >> shift);
+                if (!block) throw std::runtime_error(block.error().message);
+                data = std::move(*block);
+                number = index >> shift;
+                positions = file.block_positions(number);
+            }
+            return format::decode_symbol(data.data(), positions,
+                                         std::uint32_t(index & ((std::uint64_t{1} << shift) - 1)), 16);
+        }
+    };
+    std::vector<Block> windows_;  // thread t, level l: windows_[t * levels + l]
 };
 
 template <class V>
@@ -71,15 +93,12 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     st.signature = index.signature();
     st.positions = n;
     const std::uint64_t chunk = std::uint64_t{1} << 16;
-    std::uint64_t wins = 0, draws = 0, losses = 0, capture_count = 0, illegal = 0;
+    std::uint64_t wins = 0, draws = 0, losses = 0, capture_count = 0;
     int longest_win = -1, longest_loss = -1;
-    using Board = typename V::Board;
     ParallelErrors errors;
-#pragma omp parallel reduction(+ : wins, draws, losses, capture_count, illegal) \
-    reduction(max : longest_win, longest_loss)
+#pragma omp parallel reduction(+ : wins, draws, losses, capture_count) reduction(max : longest_win, longest_loss)
     {
         std::vector<std::uint16_t> buffer(chunk);
-        typename PositionIndex<V>::Cursor cursor(index);
 #pragma omp for schedule(dynamic, 1)
         for (std::uint64_t c = 0; c < (n + chunk - 1) / chunk; ++c)
             errors.run([&] {
@@ -87,10 +106,6 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
                 symbols.fill(first, std::span(buffer.data(), count));
                 for (std::uint64_t j = 0; j < count; ++j) {
                     const std::uint64_t i = first + j;
-                    const Position<V> pos = cursor.at(i);
-                    illegal += (pos.pieces[White] & pos.pieces[Black]) ||
-                               (pos.men(White) & Board::promotion_row(White)) ||
-                               (pos.men(Black) & Board::promotion_row(Black)) || signature_of(pos) != st.signature;
                     const int v = level_value(buffer[j]);
                     const bool capture = level_capture(buffer[j]);
                     if (capture) {
@@ -117,7 +132,7 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     st.longest_win = longest_win;
     st.longest_loss = longest_loss;
     st.capture_positions = capture_count;
-    st.illegal_slots = illegal;
+    st.illegal_slots = illegal_[std::size_t(s)];
     st.symbol_bytes = symbol_bytes;
 
     TableLayout layout;
