@@ -397,10 +397,29 @@ std::string write_tags(const PdnGame<V>& game) {
     return out;
 }
 
+// "{a comment}" as one token per word, so that wrap() can break it; a '}'
+// inside would end it early and becomes ')'.
+void add_comment(std::vector<std::string>& tokens, const std::string& comment) {
+    std::vector<std::string> words;
+    std::string word;
+    for (char c : comment + " ") {
+        if (c == ' ' || c == '\n' || c == '\t') {
+            if (!word.empty()) words.push_back(std::move(word));
+            word.clear();
+        } else {
+            word += c == '}' ? ')' : c;
+        }
+    }
+    if (words.empty()) return;
+    words.front() = "{" + words.front();
+    words.back() += "}";
+    tokens.insert(tokens.end(), words.begin(), words.end());
+}
+
 // Movetext tokens: "1. c3-d4", "d6-c5!", "$3", ..., the result. A number
 // and its move stay together so that a line never ends with a bare "12.".
 template <class V>
-std::vector<std::string> movetext_tokens(const PdnGame<V>& game) {
+std::vector<std::string> movetext_tokens(const PdnGame<V>& game, const std::vector<std::string>& comments = {}) {
     std::vector<std::string> tokens;
     Position<V> pos = game.start;
     int number = 1;
@@ -425,6 +444,7 @@ std::vector<std::string> movetext_tokens(const PdnGame<V>& game) {
                                  " is out of range");
             tokens.push_back("$" + std::to_string(nag));
         }
+        if (i < comments.size()) add_comment(tokens, comments[i]);
         if (pos.side_to_move == Black) ++number;
         pos = pos.after(ply.move);
     }
@@ -510,16 +530,22 @@ std::string write_pdn_game(const PdnGame<V>& game) {
 }
 
 template <class V>
+std::string write_pdn_game(const PdnGame<V>& game, const std::vector<std::string>& comments) {
+    return write_tags(game) + "\n" + wrap(movetext_tokens(game, comments));
+}
+
+template <class V>
 std::string write_pdn_games(const std::vector<PdnGame<V>>& games) {
     std::string out;
     for (const PdnGame<V>& game : games) out += (out.empty() ? "" : "\n") + write_pdn_game(game);
     return out;
 }
 
-#define DTB_INSTANTIATE_PDN(V)                                            \
-    template class PdnReader<V>;                                          \
-    template std::vector<PdnGame<V>> read_pdn_games<V>(std::string_view); \
-    template std::string write_pdn_game<V>(const PdnGame<V>&);            \
+#define DTB_INSTANTIATE_PDN(V)                                                                  \
+    template class PdnReader<V>;                                                                \
+    template std::vector<PdnGame<V>> read_pdn_games<V>(std::string_view);                       \
+    template std::string write_pdn_game<V>(const PdnGame<V>&);                                  \
+    template std::string write_pdn_game<V>(const PdnGame<V>&, const std::vector<std::string>&); \
     template std::string write_pdn_games<V>(const std::vector<PdnGame<V>>&);
 
 DTB_INSTANTIATE_PDN(Russian)

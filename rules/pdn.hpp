@@ -135,6 +135,12 @@ std::vector<PdnGame<V>> read_pdn_games(std::string_view text);
 template <class V>
 std::string write_pdn_game(const PdnGame<V>& game);
 
+// As above, with comments[i] written as {comment} after ply i (none where
+// it is empty or missing): how dtb analyze gives its values to any PDN
+// reader.
+template <class V>
+std::string write_pdn_game(const PdnGame<V>& game, const std::vector<std::string>& comments);
+
 // The games one after another, a blank line between them.
 template <class V>
 std::string write_pdn_games(const std::vector<PdnGame<V>>& games);
