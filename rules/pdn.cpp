@@ -397,8 +397,8 @@ std::string write_tags(const PdnGame<V>& game) {
     return out;
 }
 
-// "{a comment}" as one token per word, so that wrap() can break it; a '}'
-// inside would end it early and becomes ')'.
+// "{a comment}" as one token per word, so that wrap() can break it. A '}'
+// inside would end it early: braces inside become parentheses.
 void add_comment(std::vector<std::string>& tokens, const std::string& comment) {
     std::vector<std::string> words;
     std::string word;
@@ -407,7 +407,7 @@ void add_comment(std::vector<std::string>& tokens, const std::string& comment) {
             if (!word.empty()) words.push_back(std::move(word));
             word.clear();
         } else {
-            word += c == '}' ? ')' : c;
+            word += c == '}' ? ')' : c == '{' ? '(' : c;
         }
     }
     if (words.empty()) return;

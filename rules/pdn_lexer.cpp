@@ -105,7 +105,7 @@ Token Lexer::next() {
             return t;
         }
     } catch (const SyntaxError& e) {
-        pos_ = std::max(pos_, e.offset + 1);
+        pos_ = std::min(text_.size(), std::max(pos_, e.offset + 1));
         throw;
     }
 }

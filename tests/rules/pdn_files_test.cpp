@@ -250,3 +250,23 @@ TEST(PdnStream, GamesComeOneAtATimeAndNumbersRunOn) {
 
 }  // namespace
 }  // namespace dtb
+
+namespace dtb {
+namespace {
+
+TEST(PdnWriteComments, CommentsFollowTheirMovesAndReadBack) {
+    const auto game = read_pdn_games<Russian>("[Event \"x\"]\n1. c3-d4 f6-g5 2. g3-f4 *").front();
+    const std::string text = write_pdn_game(game, {"a {braced} note", "", "last"});
+    EXPECT_NE(text.find("1. c3-d4 {a (braced) note} f6-g5 2. g3-f4 {last} *"), std::string::npos) << text;
+    const auto again = read_pdn_games<Russian>(text);
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_EQ(again[0].plies.size(), 3u);
+    // Long comments wrap at 80 columns like the moves.
+    const std::string long_text =
+        write_pdn_game(game, {std::string(30, 'a') + " " + std::string(30, 'b') + " " + std::string(30, 'c')});
+    std::istringstream lines(long_text);
+    for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line;
+}
+
+}  // namespace
+}  // namespace dtb
