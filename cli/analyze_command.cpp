@@ -99,7 +99,7 @@ void print_analysis(int number, const PdnGame<V>& game, const GameAnalysis<V>& a
     std::cout << game_title(number, game.tags) << ": " << plies_text(long(game.plies.size())) << ", result "
               << game.result << '\n';
     if (!a.in_tables_from) {
-        std::cout << "  Never inside the tables.\n";
+        if (a.error.empty()) std::cout << "  Never inside the tables.\n";
     } else {
         const int from = *a.in_tables_from;
         const Position<V>& pos = from == 0 ? game.start : a.plies[std::size_t(from - 1)].after;
@@ -183,7 +183,7 @@ Json analysis_json(int number, const PdnGame<V>& game, const GameAnalysis<V>& a)
                 {"draw_by_rule", a.draw ? Json(V::draw_rules[a.draw->rule].id) : Json(nullptr)},
                 {"draw_claimable_by", a.claimable ? Json(V::draw_rules[a.claimable->rule].id) : Json(nullptr)},
                 {"moves", moves},
-                {"error", a.error.empty() ? Json(nullptr) : Json(a.error)}};
+                {"tables_error", a.error.empty() ? Json(nullptr) : Json(a.error)}};
 }
 
 // ---------------------------------------------------------------------------
@@ -248,8 +248,10 @@ void run_analyze_for(const AnalyzeOptions& o) {
     }
     if (!o.diagrams.empty()) std::filesystem::create_directories(o.diagrams);
     bool first_out = true;
+    int table_failures = 0;
     const auto count = for_each_pdn_game<V>(o.file, o.encoding, o.json, [&](int number, const PdnGame<V>& game) {
         const GameAnalysis<V> a = analyze_game(game, search, max_pieces);
+        if (!a.error.empty()) ++table_failures;
         if (o.json)
             print_json(analysis_json(number, game, a));
         else
@@ -261,6 +263,10 @@ void run_analyze_for(const AnalyzeOptions& o) {
         if (!o.diagrams.empty()) write_diagrams(o.diagrams, number, a, game);
     });
     if (pdn_out.is_open() && !pdn_out.flush()) throw std::runtime_error("cannot write " + o.pdn_out);
+    // Tables that could not answer are a failure (1), before bad input (2).
+    if (table_failures > 0)
+        throw std::runtime_error("the tables could not answer for " + count_text(table_failures, "game", "games") +
+                                 " (see above)");
     finish_pdn_input(o.file, count);
 }
 
@@ -286,10 +292,12 @@ void add_analyze_commands(CLI::App& app) {
     add_variant_option(cmd, o->variant);
     cmd->add_option("--dir", o->dirs, "Directory holding the .wdl and .dtw files (repeat for several)")->required();
     add_encoding_option(cmd, o->encoding);
-    cmd->add_flag("--json", o->json,
-                  "One JSON object per game: game, tags, plies, result, in_tables_from, turning_points, draw_by_rule, "
-                  "moves (ply, move, value, counts, turning_point, draw_by_rule); a game that could not be read: "
-                  "an object with an \"error\" field");
+    cmd->add_flag(
+        "--json", o->json,
+        "One JSON object per game: game, tags, plies, result, in_tables_from, turning_points, draw_by_rule, "
+        "moves (ply, move, value, counts, turning_point, draw_by_rule), tables_error; a game that could not be "
+        "read: "
+        "an object with an \"error\" field");
     cmd->add_option("--pdn-out", o->pdn_out, "Write the games again with each analysed move's value as a {comment}");
     cmd->add_option("--diagrams", o->diagrams,
                     "Directory to write one SVG board per turning point (gameN-plyM.svg): the move played and the "

@@ -5,6 +5,7 @@
 // piece found on its square.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -234,6 +235,23 @@ TEST(AnalyzeCli, OneDiagramPerTurningPoint) {
     int files = 0;
     for (const auto& f : std::filesystem::directory_iterator(dir.path())) files += f.path().extension() == ".svg";
     EXPECT_EQ(files, 2);
+}
+
+TEST(AnalyzeCli, DamagedTableIsStatusOne) {
+    tables();
+    const ScratchDir dir;
+    for (const auto& f : std::filesystem::directory_iterator(DTB_ADJUDICATE_TABLES))
+        std::filesystem::copy_file(f.path(), dir / f.path().filename());
+    const auto wdl = dir / "russian-KvKKK.wdl";
+    std::string bytes = slurp(wdl);
+    for (std::size_t i = 300; i + 16 < bytes.size(); ++i) bytes[i] = char(bytes[i] ^ 0x5a);
+    std::ofstream(wdl, std::ios::binary) << bytes;
+    const Output r = dtb("analyze " + games("russian_endgame.pdn") + " --variant russian --json --dir " +
+                         quote(dir.path().string()));
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("the tables could not answer"), std::string::npos) << r.err;
+    const Json first = Json::parse(r.out.substr(0, r.out.find('\n')));
+    EXPECT_NE(first["tables_error"].get<std::string>().find("russian-KvKKK.wdl"), std::string::npos) << first;
 }
 
 TEST(AnalyzeCli, HelpTeaches) {
