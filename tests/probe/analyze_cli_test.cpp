@@ -194,6 +194,25 @@ TEST(AnalyzeCli, InWords) {
         << r.err;
 }
 
+// README's example: examples/endgame.pdn, analysed as README shows it.
+TEST(AnalyzeCli, ReadmeExample) {
+    const Output r =
+        dtb("analyze " + quote(std::string(DTB_EXAMPLES) + "/endgame.pdn") + " --variant russian --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* line :
+         {"  In the tables from after 1. g3:e1 (B:WKb6,Kd6,Ke1:BKg5): Black draws.\n"
+          "  1... g5-h6            White wins in 15 plies\n"
+          "    ** drawn -> lost at move 1 (Black): g5-h6; g5-f6 draws\n"
+          "  2. b6-a7              Black draws   [2.1.9.1.4: 1 of 15 moves]\n"
+          "    ** won -> drawn at move 2 (White): b6-a7; e1-c3 wins in 15 plies\n",
+          "  16. b8-a7             Black draws   [2.1.9.1.4: 15 of 15 moves]\n"
+          "    == draw by rule 2.1.9.1.4: White's move 15 since move 1 (White), when three kings or more, with any "
+          "men, against a lone king stood on the board, did not capture the lone king\n"
+          "  2 turning points; a draw could be claimed by rule 2.1.9.1.9 after move 6 (Black); the game ended by "
+          "rule 2.1.9.1.4 after move 16 (White).\n"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+}
+
 TEST(AnalyzeCli, InternationalGame) {
     const Output r =
         dtb("analyze " + games("international_endgame.pdn") + " --variant international --json --dir " + tables());
