@@ -139,7 +139,7 @@ private:
                 if (open_) finish("*");
                 return false;
             case TokenKind::Tag:
-                if (open_ && (in_movetext_ || (game_.tag(t.text) && t.after_blank))) finish("*");
+                if (open_ && (in_movetext_ || starts_next_tag_section(t))) finish("*");
                 open_ = true;
                 add_tag(t);
                 return true;
@@ -183,6 +183,14 @@ private:
         } catch (const InputError&) {
             return false;
         }
+    }
+
+    // A tag already given starts the next game's tags (the last game had
+    // tags and no moves) after an empty line, or when the tags begin again
+    // from the first ("[Event] [White] [Event] ..."). Otherwise it is an error.
+    bool starts_next_tag_section(const Token& t) const {
+        if (!game_.tag(t.text)) return false;
+        return t.after_blank || (game_.tags.size() >= 2 && game_.tags.front().name == t.text);
     }
 
     void add_tag(const Token& t) {

@@ -98,8 +98,8 @@ struct PdnReadOptions {
 // Latin-1, CP1251 and CP866 text; line ends "\n", "\r\n" or "\r"; a
 // literal "\r" outside tags; "[Empty]" and "[[Event"; a space after a move's
 // separator ("1- 7", "35x 4"); a result written "-", "½-½" or as a score
-// ("4-6") at the end of a game; a tag section with no moves followed, after
-// an empty line, by the next game's; "a3b4" with no separator; a capture
+// ("4-6") at the end of a game; a tag section with no moves followed by the
+// next game's (after an empty line, or starting again from its first tag); "a3b4" with no separator; a capture
 // named by the squares it stops on or passes, or settled by the next move.
 // Strict about the rules: every move must be legal in V.
 template <class V>

@@ -201,11 +201,22 @@ TEST(PdnLenient, LooseResultsOnlyWhereAGameEnds) {
     EXPECT_EQ(r[1].game->result, "1/2-1/2");
 }
 
+TEST(PdnLenient, TagsBeginningAgainStartTheNextGame) {
+    const auto e = read_text<Russian>("[Event \"x\"]\n[White \"a\"]\n[Event \"x\"]\n[White \"b\"]\n1. ed4 *");
+    ASSERT_EQ(e.size(), 2u);
+    ASSERT_TRUE(e[0].game && e[1].game);
+    EXPECT_TRUE(e[0].game->plies.empty());
+    EXPECT_EQ(e[0].game->tag("White"), "a");
+    EXPECT_EQ(e[1].game->tag("White"), "b");
+    EXPECT_EQ(e[1].game->plies.size(), 1u);
+}
+
 TEST(PdnLenient, ARepeatedTagWithNoEmptyLineIsStillAnError) {
-    const auto e = read_text<Russian>("[Event \"x\"]\n[Event \"y\"]\n1. ed4 *\n\n[Event \"z\"]\n1. ed4 *");
+    const auto e =
+        read_text<Russian>("[Event \"x\"]\n[White \"a\"]\n[White \"b\"]\n1. ed4 *\n\n[Event \"z\"]\n1. ed4 *");
     ASSERT_EQ(e.size(), 2u);
     EXPECT_FALSE(e[0].game);
-    EXPECT_CONTAINS(e[0].error.message(), "tag 'Event' is given twice");
+    EXPECT_CONTAINS(e[0].error.message(), "tag 'White' is given twice");
     ASSERT_TRUE(e[1].game);
     EXPECT_EQ(e[1].game->tag("Event"), "z");
 }
