@@ -99,8 +99,9 @@ struct PdnReadOptions {
 // literal "\r" outside tags; "[Empty]" and "[[Event"; a space after a move's
 // separator ("1- 7", "35x 4"); a result written "-", "½-½" or as a score
 // ("4-6") at the end of a game; a tag section with no moves followed by the
-// next game's (after an empty line, or starting again from its first tag); "a3b4" with no separator; a capture
-// named by the squares it stops on or passes, or settled by the next move.
+// next game's (after an empty line, or starting again from its first tag);
+// "a3b4" with no separator; a capture named by the squares it stops on or
+// passes, or settled by the next move.
 // Strict about the rules: every move must be legal in V.
 template <class V>
 class PdnReader {
