@@ -48,7 +48,14 @@ std::string Lexer::location(std::size_t offset, int first_line) const {
     return "line " + std::to_string(line_of(offset, first_line)) + ", column " + std::to_string(column_of(offset));
 }
 
-// Whitespace, and the literal "\r" "\n" "\t" some exports leave in the text.
+// A no-break space (U+00A0, as UTF-8), which word processors put between
+// a move number and its move.
+bool Lexer::nbsp_at(std::size_t at) const {
+    return at + 1 < text_.size() && text_[at] == '\xC2' && text_[at + 1] == '\xA0';
+}
+
+// Whitespace, no-break spaces, and the literal "\r" "\n" "\t" some
+// exports leave in the text.
 bool Lexer::skip_space() {
     int newlines = 0;
     bool blank = false;
@@ -56,6 +63,8 @@ bool Lexer::skip_space() {
         const char c = text_[pos_];
         if (c == '\\' && pos_ + 1 < text_.size() &&
             std::string_view("rnt").find(text_[pos_ + 1]) != std::string_view::npos) {
+            pos_ += 2;
+        } else if (nbsp_at(pos_)) {
             pos_ += 2;
         } else if (is_space(c)) {
             if (c == '\n' && ++newlines >= 2) blank = true;
@@ -219,7 +228,7 @@ Token Lexer::read_number_or_word() {
     std::string word;
     for (;;) {
         const std::size_t part = pos_;
-        while (pos_ < text_.size() && !ends_word(text_[pos_])) ++pos_;
+        while (pos_ < text_.size() && !ends_word(text_[pos_]) && !nbsp_at(pos_)) ++pos_;
         word += text_.substr(part, pos_ - part);
         if (word.size() < 2 || !is_move_separator(word.back())) break;
         const char before = word[word.size() - 2];

@@ -1,12 +1,13 @@
 // The tokens of one stretch of PDN text (usually one game, cut out by
-// PdnSource): tags, move numbers, words (moves and results), NAGs and
+// pdn::Source): tags, move numbers, words (moves and results), NAGs and
 // annotations. Comments {...}, ; and % lines, variations (...) and "..."
 // carry no moves and are skipped. Used by rules/pdn.cpp only.
 //
 // What real files contain and the lexer takes in its stride: a literal
-// "\r" or "\n" (backslash and letter) outside tags is a space; "[Empty]"
-// (a tag with no value) is dropped; "[[Event" is "[Event"; a move written
-// with a space after its separator ("1- 7", "35x 4") is one word.
+// "\r" or "\n" (backslash and letter) outside tags, and a no-break space,
+// are spaces; "[Empty]" (a tag with no value) is dropped; "[[Event" is
+// "[Event"; a move written with a space after its separator ("1- 7",
+// "35x 4") is one word.
 #pragma once
 
 #include <cstddef>
@@ -50,6 +51,7 @@ public:
     int column_of(std::size_t offset) const;
 
 private:
+    bool nbsp_at(std::size_t at) const;
     bool skip_space();  // whether an empty line was skipped
     void skip_line();
     void skip_comment();

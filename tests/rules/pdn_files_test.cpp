@@ -187,6 +187,13 @@ TEST(PdnLenient, LiteralEscapesAndStrayCarriageReturns) {
     EXPECT_EQ(e[1].game->tag("Event"), "y");
 }
 
+TEST(PdnLenient, NoBreakSpaces) {
+    const auto e = read_text<International>("1.\u00A032-28\u00A018-23 2.\u00A0\u00A037-32 *");
+    ASSERT_EQ(e.size(), 1u);
+    ASSERT_TRUE(e[0].game) << e[0].error.message();
+    EXPECT_EQ(e[0].game->plies.size(), 3u);
+}
+
 TEST(PdnLenient, LooseResultsOnlyWhereAGameEnds) {
     const auto e = read_text<International>("1. 32-28 4-6\n\n1. 32-28 3-3\n\n1. 32-28 -\n\n1. 32-28 4-6 2. 31-27 *");
     ASSERT_EQ(e.size(), 4u);
