@@ -5,6 +5,7 @@
 // finish_pdn_input throws InputError (exit 2) if any game was not read.
 #pragma once
 
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -67,6 +68,8 @@ PdnInputCount for_each_pdn_game(const std::string& path, const std::string& enco
                                 const std::function<void(int, const PdnGame<V>&)>& on_game) {
     const auto enc = parse_text_encoding(encoding);
     if (!enc) throw InputError("--encoding " + encoding + ": not an encoding dtb reads (" + kEncodingNames + ")");
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw std::runtime_error("cannot read " + path + ": a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read " + path);
     PdnReader<V> reader(in, PdnReadOptions{*enc});
