@@ -101,14 +101,17 @@ public:
             try {
                 t = lexer_.next();
             } catch (const SyntaxError& e) {
-                if (!skipping_) fail_game(Failure(e.offset, e.what), false, true);
+                // Between games (no tag or move of the next one read yet),
+                // the error is reported and the next game read as usual;
+                // within a game, the rest of the game goes with it.
+                if (!skipping_) fail_game(Failure(e.offset, e.what), open_ || e.in_tag, true);
                 continue;
             }
             if (skipping_ && !skip(t)) continue;
             try {
                 if (!handle(t)) return std::move(entries_);
             } catch (const Failure& f) {
-                fail_game(f, true, false);
+                fail_game(f, open_, false);
             }
         }
     }
@@ -334,7 +337,7 @@ private:
                    !syntax};
         entries_.push_back(PdnEntry<V>{number(), std::nullopt, std::move(e)});
         reset();
-        skipping_ = skip_rest || syntax;
+        skipping_ = skip_rest;
         skipped_movetext_ = false;
     }
 

@@ -98,7 +98,12 @@ Token Lexer::next() {
                 while (pos_ < text_.size() && text_[pos_] == '.') ++pos_;  // "1. ... 18-23"
                 continue;
             } else if (c == '[') {
-                t = read_tag();
+                try {
+                    t = read_tag();
+                } catch (SyntaxError& e) {
+                    e.in_tag = true;
+                    throw;
+                }
                 if (t.kind == TokenKind::End) continue;  // "[Empty]": a tag with no value says nothing
             } else if (c == '$') {
                 t = read_nag();

@@ -31,6 +31,7 @@ struct Token {
 struct SyntaxError {
     std::size_t offset;
     std::string what;
+    bool in_tag = false;  // inside a tag: the error belongs to the game the tag begins or continues
 };
 
 class Lexer {
@@ -43,7 +44,9 @@ public:
     // The token after the next, without using it up (errors read as End).
     Token peek() const;
 
-    [[noreturn]] void fail(std::size_t offset, const std::string& what) const { throw SyntaxError{offset, what}; }
+    [[noreturn]] void fail(std::size_t offset, const std::string& what) const {
+        throw SyntaxError{offset, what, false};
+    }
 
     // "line 14, column 7" of an offset, the text's first line being `first_line`.
     std::string location(std::size_t offset, int first_line) const;

@@ -187,6 +187,22 @@ TEST(PdnLenient, LiteralEscapesAndStrayCarriageReturns) {
     EXPECT_EQ(e[1].game->tag("Event"), "y");
 }
 
+TEST(PdnErrorsBetweenGames, AStrayCharacterCostsNoGame) {
+    const auto e = read_text<Russian>("[Event \"a\"]\n1. ed4 *\n}\n[Event \"b\"]\n1. ed4 *\n");
+    ASSERT_EQ(e.size(), 3u);
+    EXPECT_TRUE(e[0].game);
+    ASSERT_FALSE(e[1].game);
+    EXPECT_EQ(e[1].error.message(), "line 3, column 1: unexpected '}'");
+    ASSERT_TRUE(e[2].game);
+    EXPECT_EQ(e[2].game->tag("Event"), "b");
+    // A broken tag takes its game with it, and only its game.
+    const auto t = read_text<Russian>("[Event \"a]\n[Site \"x\"]\n1. ed4 *\n\n[Event \"b\"]\n1. ed4 *\n");
+    ASSERT_EQ(t.size(), 2u);
+    EXPECT_FALSE(t[0].game);
+    ASSERT_TRUE(t[1].game);
+    EXPECT_EQ(t[1].game->tag("Event"), "b");
+}
+
 TEST(PdnLenient, NoBreakSpaces) {
     const auto e = read_text<International>("1.\u00A032-28\u00A018-23 2.\u00A0\u00A037-32 *");
     ASSERT_EQ(e.size(), 1u);
