@@ -23,7 +23,9 @@
 #include <sstream>
 
 #include "cli/c_api.hpp"
+#include "cli/draw_rule_text.hpp"
 #include "cli/options.hpp"
+#include "cli/pdn_input.hpp"
 #include "dtb/probe.h"
 #include "probe/material_report.hpp"
 #include "probe/tablebase.hpp"
@@ -44,6 +46,7 @@ struct AdjudicateCommandOptions {
     std::optional<int> moves_played;
     std::optional<int> king_moves;
     std::string pdn;
+    std::string encoding = "auto";
     std::string report;
     bool json = false;
 };
@@ -170,34 +173,6 @@ void run_fen(const AdjudicateCommandOptions& o) {
 // --------------------------------------------------------------------------
 // --pdn
 
-// "move 19 (White)", or "the start of the game".
-std::string after_ply_text(int ply, Color first) {
-    if (ply == 0) return "the start of the game";
-    const auto [number, side] = move_of_ply(ply, first);
-    return "move " + std::to_string(number) + " (" + side_name(side) + ")";
-}
-
-template <class V>
-std::string reason_text(const DrawReached& d, Color first) {
-    const DrawRule& r = V::draw_rules[d.rule];
-    const std::string since = after_ply_text(d.count_start_ply, first);
-    switch (r.count) {
-        case DrawCount::stronger_side_moves:
-            return std::string(side_name(*d.stronger)) + "'s move " + std::to_string(r.limit) + " since " + since +
-                   ", when " + std::string(r.title) + " stood on the board, did not capture the lone king";
-        case DrawCount::moves_without_conversion:
-            return moves_text(r.limit) + " of each side with no capture and no crowning since " + since +
-                   ", both sides having kings (" + std::string(r.title) + ")";
-        case DrawCount::king_moves:
-            return moves_text(r.limit) + " of each side with only kings moved and nothing captured since " + since;
-        case DrawCount::repetitions:
-            return "this position stands for the " + std::to_string(d.moves_counted) +
-                   (d.moves_counted == 3 ? "rd" : "th") +
-                   " time with the same side to move: a draw may be claimed (2.1.9.2)";
-    }
-    return {};
-}
-
 // One game of the file: its replay and, with the tables, their answer
 // where the count began.
 template <class V>
@@ -310,23 +285,14 @@ void ask_at_count_start(GameResult<V>& g, const Tables& tables, int variant) {
     }
 }
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 template <class V>
 void run_pdn_for(const AdjudicateCommandOptions& o) {
-    const std::vector<PdnGame<V>> games = read_pdn_games<V>(read_file(o.pdn));
     std::optional<Tables> tables;
     if (!o.dirs.empty()) tables.emplace(o.dirs);
-    int number = 0, drawn = 0;
-    for (const PdnGame<V>& game : games) {
+    int drawn = 0;
+    const auto count = for_each_pdn_game<V>(o.pdn, o.encoding, o.json, [&](int number, const PdnGame<V>& game) {
         GameResult<V> g;
-        g.number = ++number;
+        g.number = number;
         g.game = &game;
         g.replay = replay_game(game);
         if (g.replay.draw) ++drawn;
@@ -335,8 +301,11 @@ void run_pdn_for(const AdjudicateCommandOptions& o) {
             print_json(game_json(g));
         else
             print_game(g);
-    }
-    if (!o.json) std::cout << number << " games, " << drawn << " reached a draw by rule\n";
+    });
+    if (!o.json)
+        std::cout << count.games << " games, " << drawn << " reached a draw by rule"
+                  << (count.unread ? ", " + std::to_string(count.unread) + " could not be read" : "") << '\n';
+    finish_pdn_input(o.pdn, count);
 }
 
 // --------------------------------------------------------------------------
@@ -461,8 +430,10 @@ void add_adjudicate_commands(CLI::App& app) {
         "--moves-played), and whether that side can still win within them, from the tables' DTW (the winner\n"
         "needs (DTW+1)/2 of its moves when to move, DTW/2 otherwise), said exactly or marked not proven.\n"
         "--pdn: replays every game of a file and reports the move at which a draw by rule was reached or\n"
-        "could be claimed (threefold repetition); tables are optional. --report SIG: how many positions of\n"
-        "a table are won, and won within each limit, for both sides to move.\n"
+        "could be claimed (threefold repetition); tables are optional. A game that cannot be read is reported\n"
+        "on its own and the rest are read; the status is then 2, after all games (--encoding for old files).\n"
+        "--report SIG: how many positions of a table are won, and won within each limit, for both sides\n"
+        "to move.\n"
         "Examples:\n"
         "  dtb adjudicate --variant russian --dir tablebases --fen W:WKf8,Ke7,Kh6:BKb8 --moves-played 3\n"
         "  dtb adjudicate --variant russian --pdn examples/games.pdn --json\n"
@@ -477,10 +448,12 @@ void add_adjudicate_commands(CLI::App& app) {
                     "With --fen: moves in a row with only kings moved and nothing captured, for 2.1.9.1.8 and "
                     "3.5's 25 moves, if not the same as --moves-played (a man move restarts that count)");
     cmd->add_option("--pdn", o->pdn, "PDN file of games to replay");
+    add_encoding_option(cmd, o->encoding);
     cmd->add_option("--report", o->report, "Material signature to report on, like KKKvK");
     cmd->add_flag("--json", o->json,
                   "JSON: with --fen one object (rule, limit_moves, moves_left, winnable, moves_needed, verdict, ...); "
-                  "with --pdn one object per game; with --report one object");
+                  "with --pdn one object per game (a game that could not be read: an object with an \"error\" field); "
+                  "with --report one object");
     cmd->callback([o] { run_adjudicate(*o); });
 }
 

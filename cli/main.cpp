@@ -15,6 +15,7 @@ namespace dtb {
 void add_gen_commands(CLI::App& app);
 void add_probe_commands(CLI::App& app);
 void add_adjudicate_commands(CLI::App& app);
+void add_analyze_commands(CLI::App& app);
 }  // namespace dtb
 
 int main(int argc, char** argv) {
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
     dtb::add_gen_commands(app);
     dtb::add_probe_commands(app);
     dtb::add_adjudicate_commands(app);
+    dtb::add_analyze_commands(app);
     app.footer(dtb::kExitStatus);
     for (CLI::App* command : app.get_subcommands({})) command->footer(dtb::kExitStatus);
     try {

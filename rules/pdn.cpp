@@ -1,14 +1,20 @@
-// PDN reading and writing (see pdn.hpp). Three parts, each usable on its
-// own: the lexer turns text into tokens and skips what carries no moves
-// (comments, variations, escape lines); GameReader turns tokens into games;
-// the writer turns a game back into text.
+// PDN reading and writing (see pdn.hpp). pdn::Source (pdn_source.hpp) cuts
+// the stream into stretches of whole games; the lexer (pdn_lexer.hpp) turns
+// a stretch into tokens; GameReader, here, turns tokens into games, each on
+// its own, the moves read by pdn_moves.hpp; the writer turns a game back
+// into text.
 #include "rules/pdn.hpp"
 
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <deque>
+#include <sstream>
 
 #include "rules/movegen.hpp"
+#include "rules/pdn_lexer.hpp"
+#include "rules/pdn_moves.hpp"
+#include "rules/pdn_source.hpp"
 
 namespace dtb {
 
@@ -39,289 +45,160 @@ bool is_annotation(std::string_view w) {
     return std::find(kAnnotations.begin(), kAnnotations.end(), w) != kAnnotations.end();
 }
 
-// "line 14, column 7" of a byte offset; worked out only when an error needs it.
-std::string location(std::string_view text, std::size_t offset) {
-    int line = 1;
-    std::size_t line_start = 0;
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            line_start = i + 1;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
-}
-
-// ---------------------------------------------------------------------------
-// Lexer
-
-enum class TokenKind { Tag, MoveNumber, Word, Nag, Annotation, End };
-
-struct Token {
-    TokenKind kind = TokenKind::End;
-    std::size_t offset = 0;  // where the token starts in the text
-    std::string_view text;   // as written; for a tag, its name
-    std::string value;       // a tag's value, unescaped
-    int number = 0;          // a move number or a NAG
-};
-
-class Lexer {
-public:
-    explicit Lexer(std::string_view text) : text_(text) {}
-
-    // The next token; comments, variations, escape lines and "..." are
-    // skipped on the way.
-    Token next() {
-        for (;;) {
-            while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
-            if (pos_ == text_.size()) return Token{TokenKind::End, pos_, {}, {}, 0};
-            const char c = text_[pos_];
-            const bool line_start = pos_ == 0 || text_[pos_ - 1] == '\n';
-            if (c == '{') {
-                skip_comment();
-            } else if (c == ';' || (c == '%' && line_start)) {  // '%' at a line start: PGN escape line
-                skip_line();
-            } else if (c == '(') {
-                skip_variation();
-            } else if (c == '.') {
-                while (pos_ < text_.size() && text_[pos_] == '.') ++pos_;  // "1. ... 18-23"
-            } else if (c == '[') {
-                return read_tag();
-            } else if (c == '$') {
-                return read_nag();
-            } else if (c == '!' || c == '?') {
-                return read_annotation();
-            } else if (c == ')' || c == ']' || c == '}' || c == '"') {
-                fail(pos_,
-                     std::string("unexpected '") + c + "'" + (c == ')' ? ": no '(' opened a variation before it" : ""));
-            } else {
-                return read_number_or_word();
-            }
-        }
-    }
-
-    [[noreturn]] void fail(std::size_t offset, const std::string& what) const {
-        throw InputError(location(text_, offset) + ": " + what);
-    }
-
-private:
-    static bool ends_word(char c) {
-        return is_space(c) || std::string_view("{}()[];$!?\".").find(c) != std::string_view::npos;
-    }
-
-    void skip_line() {
-        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
-    }
-
-    void skip_comment() {
-        const std::size_t close = text_.find('}', pos_ + 1);
-        if (close == std::string_view::npos) fail(pos_, "unterminated comment: no '}' closes this '{'");
-        pos_ = close + 1;
-    }
-
-    // Variations nest and may hold comments, whose brackets do not count.
-    void skip_variation() {
-        const std::size_t start = pos_;
-        int depth = 0;
-        while (pos_ < text_.size()) {
-            const char c = text_[pos_];
-            if (c == '{') {
-                skip_comment();
-            } else if (c == ';') {
-                skip_line();
-            } else {
-                ++pos_;
-                if (c == '(') ++depth;
-                if (c == ')' && --depth == 0) return;
-            }
-        }
-        fail(start, "unterminated variation: no ')' closes this '('");
-    }
-
-    Token read_tag() {
-        const std::size_t start = pos_++;
-        while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
-        const std::size_t name_start = pos_;
-        while (pos_ < text_.size() && is_tag_name_char(text_[pos_])) ++pos_;
-        const std::string_view name = text_.substr(name_start, pos_ - name_start);
-        if (name.empty()) fail(pos_, "expected a tag name (letters, digits, '_') after '['");
-        while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
-        if (pos_ == text_.size() || text_[pos_] != '"')
-            fail(pos_, "expected the value of tag " + quoted(name) + " in double quotes");
-        const std::size_t quote = pos_++;
-        std::string value;
-        for (;;) {
-            if (pos_ == text_.size() || text_[pos_] == '\n')
-                fail(quote, "the value of tag " + quoted(name) + " has no closing '\"' on its line");
-            const char c = text_[pos_++];
-            if (c == '"') break;
-            if (c == '\\' && pos_ < text_.size() && (text_[pos_] == '"' || text_[pos_] == '\\')) {
-                value += text_[pos_++];
-                continue;
-            }
-            value += c;
-        }
-        while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
-        if (pos_ == text_.size() || text_[pos_] != ']') fail(pos_, "expected ']' to close tag " + quoted(name));
-        ++pos_;
-        return Token{TokenKind::Tag, start, name, std::move(value), 0};
-    }
-
-    Token read_nag() {
-        const std::size_t start = pos_++;
-        while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
-        const std::string_view digits = text_.substr(start + 1, pos_ - start - 1);
-        if (digits.empty()) fail(start, "expected a number after '$' (a NAG, like $3)");
-        const auto n = parse_bounded(digits, kMaxNag);
-        if (!n) fail(start, "NAG $" + std::string(digits) + " is out of range (0 to " + std::to_string(kMaxNag) + ")");
-        return Token{TokenKind::Nag, start, text_.substr(start, pos_ - start), {}, *n};
-    }
-
-    Token read_annotation() {
-        const std::size_t start = pos_;
-        while (pos_ < text_.size() && (text_[pos_] == '!' || text_[pos_] == '?')) ++pos_;
-        const std::string_view mark = text_.substr(start, pos_ - start);
-        if (!is_annotation(mark)) fail(start, "unknown move annotation " + quoted(mark) + "; PDN has ! ? !! ?? !? ?!");
-        return Token{TokenKind::Annotation, start, mark, {}, 0};
-    }
-
-    // "12." is a move number; anything else up to a delimiter is a word (a
-    // move or a result), checked by whoever reads it.
-    Token read_number_or_word() {
-        const std::size_t start = pos_;
-        while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
-        if (pos_ > start && pos_ < text_.size() && text_[pos_] == '.') {
-            const std::string_view digits = text_.substr(start, pos_ - start);
-            const auto n = parse_bounded(digits, 99999);
-            if (!n) fail(start, "move number " + std::string(digits) + " is too large");
-            while (pos_ < text_.size() && text_[pos_] == '.') ++pos_;
-            return Token{TokenKind::MoveNumber, start, text_.substr(start, pos_ - start), {}, *n};
-        }
-        while (pos_ < text_.size() && !ends_word(text_[pos_])) ++pos_;
-        return Token{TokenKind::Word, start, text_.substr(start, pos_ - start), {}, 0};
-    }
-
-    std::string_view text_;
-    std::size_t pos_ = 0;
-};
-
-// ---------------------------------------------------------------------------
-// Moves as game records write them
-
-template <class V>
-std::string list_moves(const Position<V>& pos, const std::vector<Move>& moves) {
-    std::string listed;
-    for (const Move& m : moves) listed += (listed.empty() ? "" : ", ") + move_text(pos, m);
-    return listed.empty() ? "none" : listed;
-}
-
-// Rule 2.1.6.2: "ed4" is the plain move from file e to d4, "b:d6" the
-// capture from file b to d6. Only the algebraic notation has these.
-struct ShortMove {
-    int file;
-    bool capture;
-    std::string_view to;
-};
-
-template <class V>
-std::optional<ShortMove> short_form(std::string_view w) {
-    if constexpr (!V::algebraic_notation) {
-        return std::nullopt;
-    } else {
-        const auto is_file = [](char c) { return c >= 'a' && c < 'a' + V::Board::width; };
-        if (w.size() == 3 && is_file(w[0]) && is_file(w[1]) && is_digit(w[2]))
-            return ShortMove{w[0] - 'a', false, w.substr(1)};
-        if (w.size() == 4 && is_file(w[0]) && (w[1] == ':' || w[1] == 'x') && is_file(w[2]) && is_digit(w[3]))
-            return ShortMove{w[0] - 'a', true, w.substr(2)};
-        return std::nullopt;
-    }
-}
-
-template <class V>
-Move read_short_move(const Position<V>& pos, std::string_view text, const ShortMove& s) {
-    using Board = typename V::Board;
-    const auto to = parse_square<V>(s.to);
-    if (!to)
-        throw InputError("bad move " + quoted(text) + ": " + quoted(s.to) + " is not a square of the " +
-                         std::string(V::name) + " board");
-    MoveList moves;
-    MoveGenerator<V>::generate(pos, moves);
-    std::vector<Move> matches;
-    for (const Move& m : moves)
-        if (Board::file_of(Board::square_of(BitIndex{m.from})) == s.file && BitIndex{m.to} == *to &&
-            m.is_capture() == s.capture)
-            matches.push_back(m);
-    if (matches.size() == 1) return matches.front();
-    const std::string kind = s.capture ? "capture" : "plain move";
-    if (matches.empty())
-        throw InputError("no legal " + kind + " from file " + std::string(1, char('a' + s.file)) + " to " +
-                         std::string(s.to) + " in " + to_fen(pos) +
-                         "; legal moves: " + list_moves(pos, std::vector<Move>(moves.begin(), moves.end())));
-    throw InputError("shortened " + kind + " " + quoted(text) + " is ambiguous in " + to_fen(pos) + ": it could be " +
-                     list_moves(pos, matches) + "; write it in full");
-}
-
-template <class V>
-Move read_move(const Position<V>& pos, std::string_view text) {
-    if (const auto s = short_form<V>(text)) return read_short_move(pos, text, *s);
-    return parse_move(pos, text);
-}
-
 // ---------------------------------------------------------------------------
 // Games
 
+using pdn::Lexer;
+using pdn::SyntaxError;
+using pdn::Token;
+using pdn::TokenKind;
+
+// A game that cannot be read: what and where (thrown inside GameReader).
+struct Failure {
+    Failure() = default;
+    Failure(std::size_t at, std::string why, std::string text = {}, int number = 0, Color by = White)
+        : offset(at), reason(std::move(why)), move(std::move(text)), move_number(number), side(by) {}
+    std::size_t offset = 0;
+    std::string reason;
+    std::string move;  // empty: not at a move
+    int move_number = 0;
+    Color side = White;
+};
+
+// "4-6", "2:0": a score where a result belongs.
+std::optional<std::pair<int, int>> score(std::string_view w) {
+    const std::size_t sep = w.find_first_of("-:");
+    if (sep == std::string_view::npos) return std::nullopt;
+    const auto a = parse_bounded(w.substr(0, sep), 99), b = parse_bounded(w.substr(sep + 1), 99);
+    if (!a || !b) return std::nullopt;
+    return std::pair{*a, *b};
+}
+
+// The result a lenient record means at the end of a game: "-" (unknown),
+// "½-½", or a score; nullopt for anything else.
+template <class V>
+std::optional<std::string> loose_result(std::string_view w) {
+    constexpr bool two_points = V::pdn_game_type == International::pdn_game_type;
+    if (w == "-" || w == "--") return "*";
+    if (w == "\u00BD-\u00BD" || w == "1/2" || w == "\u00BD") return two_points ? "1-1" : "1/2-1/2";
+    const auto s = score(w);
+    if (!s) return std::nullopt;
+    if (s->first == s->second) return two_points ? "1-1" : "1/2-1/2";
+    if (s->first > s->second) return two_points ? "2-0" : "1-0";
+    return two_points ? "0-2" : "0-1";
+}
+
+// Reads the games of one stretch of text (pdn::Source), each on its own.
 template <class V>
 class GameReader {
 public:
-    explicit GameReader(std::string_view text) : lexer_(text) {}
+    GameReader(const pdn::Stretch& stretch, int games_before)
+        : lexer_(stretch.text), first_line_(stretch.first_line), games_before_(games_before) {}
 
-    std::vector<PdnGame<V>> read_all() {
+    std::vector<PdnEntry<V>> read_all() {
         for (;;) {
-            const Token t = lexer_.next();
-            switch (t.kind) {
-                case TokenKind::End:
-                    if (open_) close_game("*");
-                    return std::move(games_);
-                case TokenKind::Tag:
-                    // Tags after moves start the next game: the last one had no result.
-                    if (open_ && in_movetext_) close_game("*");
-                    open_ = true;
-                    add_tag(t);
-                    break;
-                case TokenKind::MoveNumber:
-                    begin_movetext();
-                    move_number_ = t.number;
-                    break;
-                case TokenKind::Word:
-                    begin_movetext();
-                    if (is_result(t.text))
-                        close_game(std::string(t.text));
-                    else
-                        play(t);
-                    break;
-                case TokenKind::Nag:
-                    last_ply(t).nags.push_back(t.number);
-                    break;
-                case TokenKind::Annotation: {
-                    PdnPly<V>& ply = last_ply(t);
-                    if (!ply.annotation.empty())
-                        fail(t.offset, "annotation " + quoted(t.text) + " follows annotation " +
-                                           quoted(ply.annotation) + " of the same move");
-                    ply.annotation = std::string(t.text);
-                    break;
-                }
+            Token t;
+            try {
+                t = lexer_.next();
+            } catch (const SyntaxError& e) {
+                // Between games (no tag or move of the next one read yet),
+                // the error is reported and the next game read as usual;
+                // within a game, the rest of the game goes with it.
+                if (!skipping_) fail_game(Failure(e.offset, e.what), open_ || e.in_tag, true);
+                continue;
+            }
+            if (skipping_ && !skip(t)) continue;
+            try {
+                if (!handle(t)) return std::move(entries_);
+            } catch (const Failure& f) {
+                fail_game(f, open_, false);
             }
         }
     }
 
 private:
-    [[noreturn]] void fail(std::size_t offset, const std::string& what) const { lexer_.fail(offset, what); }
+    int number() const { return games_before_ + int(entries_.size()) + 1; }
 
-    std::string game_label() const { return "game " + std::to_string(games_.size() + 1); }
+    // After an error, the rest of its game: up to its result, or a tag
+    // that begins the next game. Whether `t` is still to be handled.
+    bool skip(const Token& t) {
+        if (t.kind == TokenKind::End) {
+            skipping_ = false;
+            return true;
+        }
+        if (t.kind == TokenKind::Tag && (skipped_movetext_ || t.after_blank)) {
+            skipping_ = false;
+            return true;
+        }
+        if (t.kind != TokenKind::Tag) skipped_movetext_ = true;
+        if (t.kind == TokenKind::Word && (is_result(t.text) || t.text == "-")) skipping_ = false;
+        return false;
+    }
+
+    // Whether there is more to read.
+    bool handle(const Token& t) {
+        switch (t.kind) {
+            case TokenKind::End:
+                if (open_) finish("*");
+                return false;
+            case TokenKind::Tag:
+                if (open_ && (in_movetext_ || starts_next_tag_section(t))) finish("*");
+                open_ = true;
+                add_tag(t);
+                return true;
+            case TokenKind::MoveNumber:
+                begin_movetext();
+                move_number_ = t.number;
+                return true;
+            case TokenKind::Word:
+                begin_movetext();
+                word(t);
+                return true;
+            case TokenKind::Nag:
+                last_ply(t).nags.push_back(t.number);
+                return true;
+            case TokenKind::Annotation: {
+                PdnPly<V>& ply = last_ply(t);
+                if (!ply.annotation.empty())
+                    throw Failure{t.offset, "annotation " + quoted(t.text) + " follows annotation " +
+                                                quoted(ply.annotation) + " of the same move"};
+                ply.annotation = t.text;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void word(const Token& t) {
+        if (is_result(t.text)) return finish(t.text);
+        // Only where the game ends: before the end, a tag, or an empty line.
+        const Token after = lexer_.peek();
+        if (after.kind == TokenKind::End || after.kind == TokenKind::Tag || after.after_blank) {
+            if (const auto r = loose_result<V>(t.text); r && !reads_as_move(t.text)) return finish(*r);
+        }
+        play(t);
+    }
+
+    bool reads_as_move(const std::string& text) const {
+        try {
+            pdn_move_candidates(position_, text);
+            return true;
+        } catch (const InputError&) {
+            return false;
+        }
+    }
+
+    // A tag already given starts the next game's tags (the last game had
+    // tags and no moves) after an empty line, or when the tags begin again
+    // from the first ("[Event] [White] [Event] ..."). Otherwise it is an error.
+    bool starts_next_tag_section(const Token& t) const {
+        if (!game_.tag(t.text)) return false;
+        return t.after_blank || (game_.tags.size() >= 2 && game_.tags.front().name == t.text);
+    }
 
     void add_tag(const Token& t) {
-        if (game_.tag(t.text)) fail(t.offset, game_label() + ": tag " + quoted(t.text) + " is given twice");
-        game_.tags.push_back(PdnTag{std::string(t.text), t.value});
+        if (game_.tag(t.text)) throw Failure{t.offset, "tag " + quoted(t.text) + " is given twice"};
+        game_.tags.push_back(PdnTag{t.text, t.value});
         tag_offsets_.push_back(t.offset);
     }
 
@@ -334,8 +211,8 @@ private:
     void begin_movetext() {
         open_ = true;
         if (in_movetext_) return;
-        apply_tags();
         in_movetext_ = true;
+        apply_tags();
     }
 
     // The tags that decide how the moves read: GameType, SetUp and FEN.
@@ -344,17 +221,17 @@ private:
         const auto setup = game_.tag("SetUp");
         const auto fen = game_.tag("FEN");
         if (setup && *setup != "0" && *setup != "1")
-            fail(tag_offset("SetUp"), game_label() + ": SetUp \"" + *setup + "\" must be \"0\" or \"1\"");
+            throw Failure{tag_offset("SetUp"), "SetUp \"" + *setup + "\" must be \"0\" or \"1\""};
         if (setup && *setup == "1" && !fen)
-            fail(tag_offset("SetUp"), game_label() + ": SetUp \"1\" but no FEN tag gives the start position");
+            throw Failure{tag_offset("SetUp"), "SetUp \"1\" but no FEN tag gives the start position"};
         if (setup && *setup == "0" && fen)
-            fail(tag_offset("FEN"),
-                 game_label() + ": a FEN tag, but SetUp \"0\" says the game starts from the initial position");
+            throw Failure{tag_offset("FEN"),
+                          "a FEN tag, but SetUp \"0\" says the game starts from the initial position"};
         if (fen) {
             try {
                 game_.start = parse_fen<V>(*fen);
             } catch (const InputError& e) {
-                fail(tag_offset("FEN"), game_label() + ": FEN tag: " + e.what());
+                throw Failure{tag_offset("FEN"), std::string("FEN tag: ") + e.what()};
             }
         }
         position_ = game_.start;
@@ -372,54 +249,123 @@ private:
                            : type == International::pdn_game_type ? std::optional(International::name)
                                                                   : std::nullopt;
         if (other)
-            fail(offset, game_label() + ": GameType \"" + value + "\" is " + std::string(*other) +
-                             ", but the games are read as " + std::string(V::name));
-        fail(offset, game_label() + ": GameType \"" + value + "\" is not a game dtb reads (" +
-                         std::to_string(Russian::pdn_game_type) + " russian, " +
-                         std::to_string(International::pdn_game_type) + " international)");
+            throw Failure{offset, "GameType \"" + value + "\" is " + std::string(*other) +
+                                      ", but the games are read as " + std::string(V::name)};
+        throw Failure{offset, "GameType \"" + value + "\" is not a game dtb reads (" +
+                                  std::to_string(Russian::pdn_game_type) + " russian, " +
+                                  std::to_string(International::pdn_game_type) + " international)"};
+    }
+
+    Failure move_failure(const Token& t, const std::string& reason) const {
+        return Failure{t.offset, reason, t.text, move_number_, position_.side_to_move};
     }
 
     void play(const Token& t) {
-        const bool white = position_.side_to_move == White;
-        const Move m = [&] {
-            try {
-                return read_move(position_, t.text);
-            } catch (const InputError& e) {
-                fail(t.offset, game_label() + ", move " + std::to_string(move_number_) +
-                                   (white ? " (white) " : " (black) ") + quoted(t.text) + ": " + e.what());
-            }
-        }();
-        game_.plies.push_back(PdnPly<V>{m, std::string(t.text), position_, {}, {}});
+        if (!pending_.empty()) settle(t);
+        std::vector<Move> candidates;
+        try {
+            candidates = pdn_move_candidates(position_, t.text);
+        } catch (const InputError& e) {
+            throw move_failure(t, e.what());
+        }
+        game_.plies.push_back(PdnPly<V>{candidates.front(), t.text, position_, {}, {}});
+        if (candidates.size() == 1) return advance(candidates.front());
+        pending_ = std::move(candidates);  // the next move decides
+        pending_failure_ = move_failure(t, "");
+    }
+
+    void advance(const Move& m) {
+        if (position_.side_to_move == Black) ++move_number_;
         position_ = position_.after(m);
-        if (!white) ++move_number_;
+    }
+
+    // The capture that leaves the next move (`t`) legal, among those the
+    // last move's text left open.
+    void settle(const Token& t) {
+        std::vector<Move> fit;
+        for (const Move& m : pending_) {
+            try {
+                pdn_move_candidates(position_.after(m), t.text);
+                fit.push_back(m);
+            } catch (const InputError&) {
+            }
+        }
+        if (fit.size() != 1) {
+            Failure f = pending_failure_;
+            f.reason = ambiguous_move_message(position_, f.move, pending_) + "; the next move " + quoted(t.text) +
+                       (fit.empty() ? " is legal after none of them" : " is legal after more than one");
+            pending_.clear();
+            throw f;
+        }
+        game_.plies.back().move = fit.front();
+        pending_.clear();
+        advance(fit.front());
     }
 
     PdnPly<V>& last_ply(const Token& t) {
         if (!open_ || game_.plies.empty())
-            fail(t.offset, quoted(t.text) + " annotates a move, but no move of this game comes before it");
+            throw Failure{t.offset, quoted(t.text) + " annotates a move, but no move of this game comes before it"};
         return game_.plies.back();
     }
 
-    void close_game(std::string result) {
-        begin_movetext();
-        game_.result = std::move(result);
-        games_.push_back(std::move(game_));
+    // The game is over: an entry for it, then a fresh game.
+    void finish(const std::string& result) {
+        try {
+            begin_movetext();
+            if (!pending_.empty()) {
+                Failure f = pending_failure_;
+                f.reason = ambiguous_move_message(position_, f.move, pending_) + "; write the turning squares";
+                throw f;
+            }
+            game_.result = result;
+            entries_.push_back(PdnEntry<V>{number(), std::move(game_), {}});
+            reset();
+        } catch (const Failure& f) {
+            fail_game(f, false, false);
+        }
+    }
+
+    void fail_game(const Failure& f, bool skip_rest, bool syntax) {
+        PdnError e{number(),
+                   lexer_.line_of(f.offset, first_line_),
+                   lexer_.column_of(f.offset),
+                   f.move,
+                   f.move_number,
+                   f.side,
+                   f.reason,
+                   std::move(game_.tags),
+                   !syntax};
+        entries_.push_back(PdnEntry<V>{number(), std::nullopt, std::move(e)});
+        reset();
+        skipping_ = skip_rest;
+        skipped_movetext_ = false;
+    }
+
+    void reset() {
         game_ = PdnGame<V>{};
         tag_offsets_.clear();
+        pending_.clear();
         open_ = in_movetext_ = false;
         move_number_ = 1;
+        position_ = game_.start;
     }
 
     Lexer lexer_;
-    std::vector<PdnGame<V>> games_;
+    int first_line_;
+    int games_before_;
+    std::vector<PdnEntry<V>> entries_;
+    bool skipping_ = false;          // after an error, until its game ends
+    bool skipped_movetext_ = false;  // a token other than a tag was skipped
 
     // The game being read.
     PdnGame<V> game_;
     std::vector<std::size_t> tag_offsets_;  // where each of game_.tags was written
     bool open_ = false;                     // a tag or a move of it has been read
     bool in_movetext_ = false;              // its tags have been applied
-    Position<V> position_;
+    Position<V> position_ = game_.start;
     int move_number_ = 1;
+    std::vector<Move> pending_;  // the captures the last move's text leaves open
+    Failure pending_failure_{};  // where that move was written
 };
 
 // ---------------------------------------------------------------------------
@@ -462,10 +408,29 @@ std::string write_tags(const PdnGame<V>& game) {
     return out;
 }
 
+// "{a comment}" as one token per word, so that wrap() can break it. A '}'
+// inside would end it early: braces inside become parentheses.
+void add_comment(std::vector<std::string>& tokens, const std::string& comment) {
+    std::vector<std::string> words;
+    std::string word;
+    for (char c : comment + " ") {
+        if (c == ' ' || c == '\n' || c == '\t') {
+            if (!word.empty()) words.push_back(std::move(word));
+            word.clear();
+        } else {
+            word += c == '}' ? ')' : c == '{' ? '(' : c;
+        }
+    }
+    if (words.empty()) return;
+    words.front() = "{" + words.front();
+    words.back() += "}";
+    tokens.insert(tokens.end(), words.begin(), words.end());
+}
+
 // Movetext tokens: "1. c3-d4", "d6-c5!", "$3", ..., the result. A number
 // and its move stay together so that a line never ends with a bare "12.".
 template <class V>
-std::vector<std::string> movetext_tokens(const PdnGame<V>& game) {
+std::vector<std::string> movetext_tokens(const PdnGame<V>& game, const std::vector<std::string>& comments = {}) {
     std::vector<std::string> tokens;
     Position<V> pos = game.start;
     int number = 1;
@@ -490,6 +455,7 @@ std::vector<std::string> movetext_tokens(const PdnGame<V>& game) {
                                  " is out of range");
             tokens.push_back("$" + std::to_string(nag));
         }
+        if (i < comments.size()) add_comment(tokens, comments[i]);
         if (pos.side_to_move == Black) ++number;
         pos = pos.after(ply.move);
     }
@@ -513,14 +479,70 @@ std::string wrap(const std::vector<std::string>& tokens) {
 
 }  // namespace
 
+std::string PdnError::message() const {
+    std::string where = "line " + std::to_string(line) + ", column " + std::to_string(column) + ": ";
+    if (!names_game) return where + reason;
+    where += "game " + std::to_string(game);
+    if (!move.empty())
+        where += ", move " + std::to_string(move_number) + (side == White ? " (white) " : " (black) ") + quoted(move);
+    return where + ": " + reason;
+}
+
+template <class V>
+struct PdnReader<V>::Impl {
+    Impl(std::istream& in, TextEncoding encoding) : source(in, encoding) {}
+    pdn::Source source;
+    std::deque<PdnEntry<V>> ready;
+    int games = 0;
+};
+
+template <class V>
+PdnReader<V>::PdnReader(std::istream& in, PdnReadOptions options)
+    : impl_(std::make_unique<Impl>(in, options.encoding)) {}
+
+template <class V>
+PdnReader<V>::~PdnReader() = default;
+
+template <class V>
+std::optional<PdnEntry<V>> PdnReader<V>::next() {
+    while (impl_->ready.empty()) {
+        const auto stretch = impl_->source.next();
+        if (!stretch) return std::nullopt;
+        for (PdnEntry<V>& e : GameReader<V>(*stretch, impl_->games).read_all()) {
+            ++impl_->games;
+            impl_->ready.push_back(std::move(e));
+        }
+    }
+    PdnEntry<V> e = std::move(impl_->ready.front());
+    impl_->ready.pop_front();
+    return e;
+}
+
+template <class V>
+TextEncoding PdnReader<V>::encoding() const {
+    return impl_->source.encoding();
+}
+
 template <class V>
 std::vector<PdnGame<V>> read_pdn_games(std::string_view text) {
-    return GameReader<V>(text).read_all();
+    std::istringstream in{std::string(text)};
+    PdnReader<V> reader(in);
+    std::vector<PdnGame<V>> games;
+    while (auto e = reader.next()) {
+        if (!e->game) throw InputError(e->error.message());
+        games.push_back(std::move(*e->game));
+    }
+    return games;
 }
 
 template <class V>
 std::string write_pdn_game(const PdnGame<V>& game) {
     return write_tags(game) + "\n" + wrap(movetext_tokens(game));
+}
+
+template <class V>
+std::string write_pdn_game(const PdnGame<V>& game, const std::vector<std::string>& comments) {
+    return write_tags(game) + "\n" + wrap(movetext_tokens(game, comments));
 }
 
 template <class V>
@@ -530,9 +552,11 @@ std::string write_pdn_games(const std::vector<PdnGame<V>>& games) {
     return out;
 }
 
-#define DTB_INSTANTIATE_PDN(V)                                            \
-    template std::vector<PdnGame<V>> read_pdn_games<V>(std::string_view); \
-    template std::string write_pdn_game<V>(const PdnGame<V>&);            \
+#define DTB_INSTANTIATE_PDN(V)                                                                  \
+    template class PdnReader<V>;                                                                \
+    template std::vector<PdnGame<V>> read_pdn_games<V>(std::string_view);                       \
+    template std::string write_pdn_game<V>(const PdnGame<V>&);                                  \
+    template std::string write_pdn_game<V>(const PdnGame<V>&, const std::vector<std::string>&); \
     template std::string write_pdn_games<V>(const std::vector<PdnGame<V>>&);
 
 DTB_INSTANTIATE_PDN(Russian)

@@ -11,11 +11,13 @@
 // game records (rule 2.1.6.2): "ed4" is the only plain move from file e
 // to d4, "b:d6" the only capture from file b to d6.
 //
-// Every error is an InputError that says where: "line 14, column 7:
-// unterminated comment", "line 3, column 20: game 3, move 12 (black)
-// 'e5:g3': illegal move ...". No input makes the reader crash.
+// Every error says where: "line 14, column 7: unterminated comment", "line
+// 3, column 20: game 3, move 12 (black) 'e5:g3': illegal move ...". No input
+// makes the reader crash.
 #pragma once
 
+#include <istream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +25,7 @@
 
 #include "rules/notation.hpp"
 #include "rules/position.hpp"
+#include "rules/text_encoding.hpp"
 
 namespace dtb {
 
@@ -59,9 +62,67 @@ struct PdnGame {
     Position<V> final_position() const { return plies.empty() ? start : plies.back().before.after(plies.back().move); }
 };
 
-// Every game of `text`, read by the rules of V. A GameType tag for the other
-// variant, or an unknown GameType, is an error; so is every illegal,
-// ambiguous or malformed move. Throws InputError.
+// Where and why a game could not be read.
+struct PdnError {
+    int game = 0;              // its number in the file, from 1
+    int line = 0, column = 0;  // where, in the file
+    std::string move;          // the move written there; empty when the error is not at a move
+    int move_number = 0;       // with `move`: its number in the record
+    Color side = White;        // with `move`: who played it
+    std::string reason;        // what is wrong
+    std::vector<PdnTag> tags;  // the tags read of the game, to tell which it was
+    bool names_game = true;    // false for a syntax error, which the message gives by place only
+
+    // "line 5, column 10: game 3, move 2 (black) 'e5:g3': illegal move ...".
+    std::string message() const;
+};
+
+// One game of a file as read: the game, or why it could not be.
+template <class V>
+struct PdnEntry {
+    int number = 0;  // the game's number in the file, from 1
+    std::optional<PdnGame<V>> game;
+    PdnError error;  // when there is no game
+};
+
+struct PdnReadOptions {
+    TextEncoding encoding = TextEncoding::automatic;  // automatic: UTF-8 (a byte-order mark is skipped) or guessed
+};
+
+// Reads the games of a stream one at a time, each on its own: a game that
+// cannot be read (bad syntax, an illegal or ambiguous move, a GameType of
+// the other variant) is an entry with an error, and the next game is read
+// as usual. Only one game is held in memory at a time.
+//
+// Lenient about writing (each case is in README.md): a byte-order mark;
+// Latin-1, CP1251 and CP866 text; line ends "\n", "\r\n" or "\r"; a
+// literal "\r" outside tags; "[Empty]" and "[[Event"; a space after a move's
+// separator ("1- 7", "35x 4"); a result written "-", "½-½" or as a score
+// ("4-6") at the end of a game; a tag section with no moves followed by the
+// next game's (after an empty line, or starting again from its first tag);
+// "a3b4" with no separator; a capture named by the squares it stops on or
+// passes, or settled by the next move.
+// Strict about the rules: every move must be legal in V.
+template <class V>
+class PdnReader {
+public:
+    explicit PdnReader(std::istream& in, PdnReadOptions options = {});
+    ~PdnReader();
+    PdnReader(const PdnReader&) = delete;
+    PdnReader& operator=(const PdnReader&) = delete;
+
+    // The next game or error; nullopt at the end of the stream.
+    std::optional<PdnEntry<V>> next();
+    // The encoding the text is read in (automatic until a line needed one).
+    TextEncoding encoding() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Every game of `text`, read by PdnReader; the first error is thrown as an
+// InputError with its message.
 template <class V>
 std::vector<PdnGame<V>> read_pdn_games(std::string_view text);
 
@@ -74,6 +135,12 @@ std::vector<PdnGame<V>> read_pdn_games(std::string_view text);
 // illegal move, an unknown result).
 template <class V>
 std::string write_pdn_game(const PdnGame<V>& game);
+
+// As above, with comments[i] written as {comment} after ply i (none where
+// it is empty or missing): how dtb analyze gives its values to any PDN
+// reader.
+template <class V>
+std::string write_pdn_game(const PdnGame<V>& game, const std::vector<std::string>& comments);
 
 // The games one after another, a blank line between them.
 template <class V>

@@ -1,0 +1,102 @@
+// dtb analyze's decisions (see game_analysis.hpp).
+#include "cli/game_analysis.hpp"
+
+namespace dtb {
+
+namespace {
+
+// The tables' value of `pos`, or nullopt when they do not hold its
+// material; other failures (a damaged table) are kept in `error`.
+template <class V>
+std::optional<int> table_value(const probe::Search<V>& search, const Position<V>& pos, int max_pieces,
+                               std::string& error) {
+    if (!error.empty() || pos.piece_count() > max_pieces) return std::nullopt;
+    auto v = search.value(pos);
+    if (v) return *v;
+    const probe::Status s = v.error().status;
+    if (s != probe::Status::missing_table && s != probe::Status::too_many_pieces) error = v.error().message;
+    return std::nullopt;
+}
+
+// The counts of the draw rules under way, repetitions aside.
+template <class V>
+std::vector<RuleCount> counts_of(const DrawTracker<V>& tracker) {
+    std::vector<RuleCount> counts;
+    const auto& c = tracker.counts();
+    for (std::size_t i = 0; i < V::draw_rules.size(); ++i) {
+        if (V::draw_rules[i].count == DrawCount::repetitions) continue;
+        if (c.counting(i, tracker.position()) && c.moves_made(i) > 0) counts.push_back({i, c.moves_made(i)});
+    }
+    return counts;
+}
+
+// The move the tables prefer in `pos`, to set beside a move that lost value.
+template <class V>
+std::optional<TurningPoint> turning_point(const probe::Search<V>& search, const Position<V>& pos, int before, int after,
+                                          std::string& error) {
+    if (outcome_of(after) >= outcome_of(before)) return std::nullopt;
+    auto best = search.best(pos);
+    if (!best) {
+        error = best.error().message;
+        return std::nullopt;
+    }
+    if (!*best) return std::nullopt;
+    return TurningPoint{before, after, move_text(pos, (*best)->move), (*best)->value};
+}
+
+}  // namespace
+
+template <class V>
+GameAnalysis<V> analyze_game(const PdnGame<V>& game, const probe::Search<V>& search, int max_pieces) {
+    GameAnalysis<V> a;
+    DrawTracker<V> tracker(game.start);
+    std::optional<int> value = table_value(search, game.start, max_pieces, a.error);
+    if (value) {
+        a.in_tables_from = 0;
+        a.start_value = value;
+    }
+    const Color first = game.start.side_to_move;
+    int ply = 0;
+    for (const PdnPly<V>& p : game.plies) {
+        ++ply;
+        AnalyzedPly<V> out{ply,
+                           move_of_ply(ply, first),
+                           p.move,
+                           move_text(p.before, p.move),
+                           p.before.after(p.move),
+                           std::nullopt,
+                           {},
+                           std::nullopt,
+                           std::nullopt};
+        const auto draw = tracker.play(p.move);
+        out.counts = counts_of(tracker);
+        out.value = table_value(search, out.after, max_pieces, a.error);
+        if (out.value && !a.in_tables_from) {
+            a.in_tables_from = ply;
+            a.start_value = out.value;
+        }
+        if (value && out.value) {
+            out.turn = turning_point(search, p.before, *value, value_before(*out.value), a.error);
+            if (out.turn) ++a.turning_points;
+        }
+        // A count that reaches its limit ends the game; a repetition only
+        // lets a draw be claimed, so the game may go on.
+        if (draw) {
+            const bool repetition = V::draw_rules[draw->rule].count == DrawCount::repetitions;
+            std::optional<DrawReached>& first = repetition ? a.claimable : a.draw;
+            if (!first && !a.draw) {
+                first = draw;
+                out.draw = draw;
+            }
+        }
+        value = out.value;
+        a.plies.push_back(std::move(out));
+    }
+    return a;
+}
+
+template GameAnalysis<Russian> analyze_game<Russian>(const PdnGame<Russian>&, const probe::Search<Russian>&, int);
+template GameAnalysis<International> analyze_game<International>(const PdnGame<International>&,
+                                                                 const probe::Search<International>&, int);
+
+}  // namespace dtb

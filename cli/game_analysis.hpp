@@ -1,0 +1,66 @@
+// What dtb analyze decides about a game (cli/analyze_command.cpp renders
+// it): from the first position whose material the tables hold, the value
+// after every move, the moves that changed the game's value (each with the
+// best move instead), and the move-count draw rules' counts, with the move
+// at which a rule ended the game. Values only; no text.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "probe/search.hpp"
+#include "rules/draw_tracker.hpp"
+#include "rules/game_replay.hpp"
+#include "rules/pdn.hpp"
+
+namespace dtb {
+
+// A count under way after a move: `moves` of the rule's `limit`.
+struct RuleCount {
+    std::size_t rule;  // index in V::draw_rules
+    int moves;
+};
+
+// A move that changed the game's value for the side that played it.
+struct TurningPoint {
+    int before;             // value for the mover before the move (plies, or kDraw)
+    int after;              // value for the mover after it
+    std::string best_move;  // the move the tables prefer there
+    int best_value;         // its value for the mover
+};
+
+template <class V>
+struct AnalyzedPly {
+    int ply;            // 1-based
+    MoveNumber number;  // as the record numbers it
+    Move move;
+    std::string move_text;  // in the variant's notation
+    Position<V> after;
+    std::optional<int> value;       // after the move, for the side then to move; nullopt: not in the tables
+    std::vector<RuleCount> counts;  // the draw-rule counts under way after the move
+    std::optional<TurningPoint> turn;
+    std::optional<DrawReached> draw;  // a rule ended the game with this move, or (repetition) let a draw be claimed
+};
+
+template <class V>
+struct GameAnalysis {
+    // The first position the tables hold: ply 0 is the start; nullopt: none.
+    std::optional<int> in_tables_from;
+    std::optional<int> start_value;        // the value at in_tables_from, for the side then to move
+    std::vector<AnalyzedPly<V>> plies;     // every ply of the game
+    std::optional<DrawReached> draw;       // the rule that ended the game (a move count), if one did
+    std::optional<DrawReached> claimable;  // the first repetition that let a draw be claimed
+    int turning_points = 0;
+    std::string error;  // why the tables stopped answering, if they did
+};
+
+// Replays `game` against the tables of `search` (whose largest tables have
+// `max_pieces` pieces).
+template <class V>
+GameAnalysis<V> analyze_game(const PdnGame<V>& game, const probe::Search<V>& search, int max_pieces);
+
+// -1 loss, 0 draw, 1 win: the class of a value.
+inline int outcome_of(int value) { return wdl_of(value); }
+
+}  // namespace dtb

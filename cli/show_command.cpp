@@ -1,0 +1,103 @@
+// dtb show: one position as an SVG board diagram (cli/board_svg.hpp), with
+// the move played, the tables' best move and their values in the caption.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/board_svg.hpp"
+#include "cli/options.hpp"
+#include "probe/search.hpp"
+#include "rules/notation.hpp"
+
+namespace dtb {
+
+namespace {
+
+struct ShowOptions {
+    std::string variant;
+    std::string fen;
+    std::string move;
+    bool best = false;
+    std::vector<std::string> dirs;
+    std::string output;
+};
+
+// "wins in 9 plies", "draws", "loses in 12 plies".
+std::string result_words(int value) {
+    if (value == kDraw) return "draws";
+    return std::string(value % 2 == 1 ? "wins" : "loses") + " in " + plies_text(value);
+}
+
+template <class V>
+int value_or_throw(const probe::Search<V>& search, const Position<V>& pos) {
+    auto v = search.value(pos);
+    if (!v) throw std::runtime_error(v.error().message);
+    return *v;
+}
+
+template <class V>
+BoardDiagram<V> diagram_for(const ShowOptions& o) {
+    BoardDiagram<V> d{parse_fen<V>(o.fen), std::nullopt, std::nullopt, {}};
+    const Position<V>& pos = d.position;
+    if (!o.move.empty()) d.played = parse_move(pos, o.move);
+    d.caption = to_fen(pos) + "  (" + side_name(pos.side_to_move) + " to move)";
+    if (o.dirs.empty()) {
+        if (d.played) d.caption += "\nplayed (red): " + move_text(pos, *d.played);
+        return d;
+    }
+    std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
+    auto tb = probe::Tablebase::open(dirs, std::size_t{64} << 20);
+    if (!tb) throw std::runtime_error(tb.error().message);
+    const probe::Search<V> search(**tb);
+    const int value = value_or_throw(search, pos);
+    d.caption += "\n" + std::string(side_name(pos.side_to_move)) + " " + result_words(value);
+    if (o.best) {
+        auto best = search.best(pos);
+        if (!best) throw std::runtime_error(best.error().message);
+        if (*best) {
+            d.best = (*best)->move;
+            d.caption += "; best (green): " + move_text(pos, *d.best);
+        }
+    }
+    if (d.played)
+        d.caption += "\nplayed (red): " + move_text(pos, *d.played) + ", which " +
+                     result_words(value_before(value_or_throw(search, pos.after(*d.played))));
+    return d;
+}
+
+void run_show(const ShowOptions& o) {
+    if (o.best && o.dirs.empty()) throw InputError("--best needs --dir: the tables that know the best move");
+    const std::string svg =
+        with_variant(variant_from_option(o.variant), [&]<class V>() { return board_svg(diagram_for<V>(o)); });
+    if (o.output.empty() || o.output == "-") {
+        std::cout << svg;
+        return;
+    }
+    std::ofstream out(o.output, std::ios::binary);
+    out << svg;
+    if (!out.flush()) throw std::runtime_error("cannot write " + o.output);
+}
+
+}  // namespace
+
+void add_show_command(CLI::App& app) {
+    auto o = std::make_shared<ShowOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "show",
+        "Draw a position as an SVG board diagram: White at the bottom, the square names of the variant\n"
+        "(a-h/1-8 for Russian, 1-50 for international), men and kings (a gold ring), the move played as a red\n"
+        "arrow and, with --best, the tables' best move as a green one; with --dir the caption gives the values.\n"
+        "View it in a browser, or make a PNG: rsvg-convert -o board.png board.svg\n"
+        "Examples:\n"
+        "  dtb show --variant russian --fen W:WKa1,Kc3,Ke1:BKh8 -o board.svg\n"
+        "  dtb show --variant russian --fen W:Wc3,e3:Bd6,f6 --move c3-d4 --best --dir tablebases -o board.svg");
+    add_variant_option(cmd, o->variant);
+    cmd->add_option("--fen", o->fen, "Position in PDN FEN, side to move first")->required();
+    cmd->add_option("--move", o->move, "A move to draw as played (red arrow), in any notation dtb reads");
+    cmd->add_flag("--best", o->best, "Draw the tables' best move (green arrow); needs --dir");
+    cmd->add_option("--dir", o->dirs, "Directory holding the .wdl and .dtw files, for the values (repeat for several)");
+    cmd->add_option("-o,--output", o->output, "SVG file to write (default: standard output)");
+    cmd->callback([o] { run_show(*o); });
+}
+
+}  // namespace dtb

@@ -1,0 +1,249 @@
+// The PDN lexer (see pdn_lexer.hpp).
+#include "rules/pdn_lexer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <optional>
+
+namespace dtb::pdn {
+
+namespace {
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_tag_name_char(char c) { return is_digit(c) || is_letter(c) || c == '_'; }
+bool is_move_separator(char c) { return c == '-' || c == 'x' || c == 'X' || c == ':'; }
+
+std::optional<int> parse_bounded(std::string_view digits, int max) {
+    if (digits.empty() || digits.size() > 9) return std::nullopt;
+    int value = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (error != std::errc() || end != digits.data() + digits.size() || value > max) return std::nullopt;
+    return value;
+}
+
+constexpr std::array<std::string_view, 6> kAnnotations{"!", "?", "!!", "??", "!?", "?!"};
+constexpr int kMaxNag = 255;  // PGN defines glyphs 0..255
+
+bool ends_word(char c) { return is_space(c) || std::string_view("{}()[];$!?\".\\").find(c) != std::string_view::npos; }
+
+}  // namespace
+
+int Lexer::line_of(std::size_t offset, int first_line) const {
+    const auto end = text_.begin() + std::ptrdiff_t(std::min(offset, text_.size()));
+    return first_line + int(std::count(text_.begin(), end, '\n'));
+}
+
+int Lexer::column_of(std::size_t offset) const {
+    offset = std::min(offset, text_.size());
+    const std::size_t newline = offset == 0 ? std::string_view::npos : text_.rfind('\n', offset - 1);
+    return int(offset - (newline == std::string_view::npos ? 0 : newline + 1)) + 1;
+}
+
+std::string Lexer::location(std::size_t offset, int first_line) const {
+    return "line " + std::to_string(line_of(offset, first_line)) + ", column " + std::to_string(column_of(offset));
+}
+
+// A no-break space (U+00A0, as UTF-8), which word processors put between
+// a move number and its move.
+bool Lexer::nbsp_at(std::size_t at) const {
+    return at + 1 < text_.size() && text_[at] == '\xC2' && text_[at + 1] == '\xA0';
+}
+
+// Whitespace, no-break spaces, and the literal "\r" "\n" "\t" some
+// exports leave in the text.
+bool Lexer::skip_space() {
+    int newlines = 0;
+    bool blank = false;
+    while (pos_ < text_.size()) {
+        const char c = text_[pos_];
+        if (c == '\\' && pos_ + 1 < text_.size() &&
+            std::string_view("rnt").find(text_[pos_ + 1]) != std::string_view::npos) {
+            pos_ += 2;
+        } else if (nbsp_at(pos_)) {
+            pos_ += 2;
+        } else if (is_space(c)) {
+            if (c == '\n' && ++newlines >= 2) blank = true;
+            ++pos_;
+        } else {
+            break;
+        }
+    }
+    return blank;
+}
+
+Token Lexer::next() {
+    bool blank = false;
+    try {
+        for (;;) {
+            blank = skip_space() || blank;
+            if (pos_ == text_.size()) return Token{TokenKind::End, pos_, {}, {}, 0, blank};
+            const char c = text_[pos_];
+            const bool line_start = pos_ == 0 || text_[pos_ - 1] == '\n';
+            Token t;
+            if (c == '{') {
+                skip_comment();
+                continue;
+            } else if (c == ';' || (c == '%' && line_start)) {  // '%' at a line start: PGN escape line
+                skip_line();
+                continue;
+            } else if (c == '(') {
+                skip_variation();
+                continue;
+            } else if (c == '.') {
+                while (pos_ < text_.size() && text_[pos_] == '.') ++pos_;  // "1. ... 18-23"
+                continue;
+            } else if (c == '[') {
+                try {
+                    t = read_tag();
+                } catch (SyntaxError& e) {
+                    e.in_tag = true;
+                    throw;
+                }
+                if (t.kind == TokenKind::End) continue;  // "[Empty]": a tag with no value says nothing
+            } else if (c == '$') {
+                t = read_nag();
+            } else if (c == '!' || c == '?') {
+                t = read_annotation();
+            } else if (c == ')' || c == ']' || c == '}' || c == '"' || c == '\\') {
+                fail(pos_,
+                     std::string("unexpected '") + c + "'" + (c == ')' ? ": no '(' opened a variation before it" : ""));
+            } else {
+                t = read_number_or_word();
+            }
+            t.after_blank = blank;
+            return t;
+        }
+    } catch (const SyntaxError& e) {
+        pos_ = std::min(text_.size(), std::max(pos_, e.offset + 1));
+        throw;
+    }
+}
+
+Token Lexer::peek() const {
+    Lexer copy = *this;
+    try {
+        return copy.next();
+    } catch (const SyntaxError&) {
+        return Token{};
+    }
+}
+
+void Lexer::skip_line() {
+    while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+}
+
+void Lexer::skip_comment() {
+    const std::size_t close = text_.find('}', pos_ + 1);
+    if (close == std::string_view::npos) fail(pos_, "unterminated comment: no '}' closes this '{'");
+    pos_ = close + 1;
+}
+
+// Variations nest and may hold comments, whose brackets do not count.
+void Lexer::skip_variation() {
+    const std::size_t start = pos_;
+    int depth = 0;
+    while (pos_ < text_.size()) {
+        const char c = text_[pos_];
+        if (c == '{') {
+            skip_comment();
+        } else if (c == ';') {
+            skip_line();
+        } else {
+            ++pos_;
+            if (c == '(') ++depth;
+            if (c == ')' && --depth == 0) return;
+        }
+    }
+    fail(start, "unterminated variation: no ')' closes this '('");
+}
+
+// A tag; an End token for a tag with a name and no value ("[Empty]").
+Token Lexer::read_tag() {
+    const std::size_t start = pos_++;
+    while (pos_ < text_.size() && (is_space(text_[pos_]) || text_[pos_] == '[')) ++pos_;  // "[[Event"
+    const std::size_t name_start = pos_;
+    while (pos_ < text_.size() && is_tag_name_char(text_[pos_])) ++pos_;
+    const std::string name(text_.substr(name_start, pos_ - name_start));
+    if (name.empty()) fail(pos_, "expected a tag name (letters, digits, '_') after '['");
+    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
+    if (pos_ < text_.size() && text_[pos_] == ']') {
+        ++pos_;
+        return Token{};
+    }
+    if (pos_ == text_.size() || text_[pos_] != '"')
+        fail(pos_, "expected the value of tag " + quoted(name) + " in double quotes");
+    const std::size_t quote = pos_++;
+    std::string value;
+    for (;;) {
+        if (pos_ == text_.size() || text_[pos_] == '\n')
+            fail(quote, "the value of tag " + quoted(name) + " has no closing '\"' on its line");
+        const char c = text_[pos_++];
+        if (c == '"') break;
+        if (c == '\\' && pos_ < text_.size() && (text_[pos_] == '"' || text_[pos_] == '\\')) {
+            value += text_[pos_++];
+            continue;
+        }
+        value += c;
+    }
+    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
+    if (pos_ == text_.size() || text_[pos_] != ']') fail(pos_, "expected ']' to close tag " + quoted(name));
+    ++pos_;
+    return Token{TokenKind::Tag, start, name, std::move(value), 0, false};
+}
+
+Token Lexer::read_nag() {
+    const std::size_t start = pos_++;
+    while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+    const std::string_view digits = text_.substr(start + 1, pos_ - start - 1);
+    if (digits.empty()) fail(start, "expected a number after '$' (a NAG, like $3)");
+    const auto n = parse_bounded(digits, kMaxNag);
+    if (!n) fail(start, "NAG $" + std::string(digits) + " is out of range (0 to " + std::to_string(kMaxNag) + ")");
+    return Token{TokenKind::Nag, start, std::string(text_.substr(start, pos_ - start)), {}, *n, false};
+}
+
+Token Lexer::read_annotation() {
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && (text_[pos_] == '!' || text_[pos_] == '?')) ++pos_;
+    const std::string_view mark = text_.substr(start, pos_ - start);
+    if (std::find(kAnnotations.begin(), kAnnotations.end(), mark) == kAnnotations.end())
+        fail(start, "unknown move annotation " + quoted(mark) + "; PDN has ! ? !! ?? !? ?!");
+    return Token{TokenKind::Annotation, start, std::string(mark), {}, 0, false};
+}
+
+// "12." is a move number; anything else up to a delimiter is a word (a
+// move or a result), checked by whoever reads it. A word that ends in a
+// separator and is followed, after spaces on the same line, by a square
+// ("1- 7", "35x 4") is one move.
+Token Lexer::read_number_or_word() {
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+    if (pos_ > start && pos_ < text_.size() && text_[pos_] == '.') {
+        const std::string_view digits = text_.substr(start, pos_ - start);
+        const auto n = parse_bounded(digits, 99999);
+        if (!n) fail(start, "move number " + std::string(digits) + " is too large");
+        while (pos_ < text_.size() && text_[pos_] == '.') ++pos_;
+        return Token{TokenKind::MoveNumber, start, std::string(digits), {}, *n, false};
+    }
+    pos_ = start;
+    std::string word;
+    for (;;) {
+        const std::size_t part = pos_;
+        while (pos_ < text_.size() && !ends_word(text_[pos_]) && !nbsp_at(pos_)) ++pos_;
+        word += text_.substr(part, pos_ - part);
+        if (word.size() < 2 || !is_move_separator(word.back())) break;
+        const char before = word[word.size() - 2];
+        if (!is_digit(before) && !is_letter(before)) break;
+        std::size_t gap = pos_;
+        while (gap < text_.size() && (text_[gap] == ' ' || text_[gap] == '\t')) ++gap;
+        if (gap == pos_ || gap == text_.size() || !(is_digit(text_[gap]) || is_letter(text_[gap]))) break;
+        pos_ = gap;
+    }
+    return Token{TokenKind::Word, start, std::move(word), {}, 0, false};
+}
+
+}  // namespace dtb::pdn

@@ -1,0 +1,71 @@
+// The tokens of one stretch of PDN text (usually one game, cut out by
+// pdn::Source): tags, move numbers, words (moves and results), NAGs and
+// annotations. Comments {...}, ; and % lines, variations (...) and "..."
+// carry no moves and are skipped. Used by rules/pdn.cpp only.
+//
+// What real files contain and the lexer takes in its stride: a literal
+// "\r" or "\n" (backslash and letter) outside tags, and a no-break space,
+// are spaces; "[Empty]" (a tag with no value) is dropped; "[[Event" is
+// "[Event"; a move written with a space after its separator ("1- 7",
+// "35x 4") is one word.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace dtb::pdn {
+
+enum class TokenKind { Tag, MoveNumber, Word, Nag, Annotation, End };
+
+struct Token {
+    TokenKind kind = TokenKind::End;
+    std::size_t offset = 0;    // where the token starts in the text
+    std::string text;          // as written (a move with its inner space removed); a tag's name
+    std::string value;         // a tag's value, unescaped
+    int number = 0;            // a move number or a NAG
+    bool after_blank = false;  // an empty line stands between it and the token before
+};
+
+// What is wrong, and where in the text.
+struct SyntaxError {
+    std::size_t offset;
+    std::string what;
+    bool in_tag = false;  // inside a tag: the error belongs to the game the tag begins or continues
+};
+
+class Lexer {
+public:
+    explicit Lexer(std::string_view text) : text_(text) {}
+
+    // The next token. Throws SyntaxError; after one, next() goes on past
+    // the place of the error.
+    Token next();
+    // The token after the next, without using it up (errors read as End).
+    Token peek() const;
+
+    [[noreturn]] void fail(std::size_t offset, const std::string& what) const {
+        throw SyntaxError{offset, what, false};
+    }
+
+    // "line 14, column 7" of an offset, the text's first line being `first_line`.
+    std::string location(std::size_t offset, int first_line) const;
+    int line_of(std::size_t offset, int first_line) const;
+    int column_of(std::size_t offset) const;
+
+private:
+    bool nbsp_at(std::size_t at) const;
+    bool skip_space();  // whether an empty line was skipped
+    void skip_line();
+    void skip_comment();
+    void skip_variation();
+    Token read_tag();
+    Token read_nag();
+    Token read_annotation();
+    Token read_number_or_word();
+
+    std::string_view text_;
+    std::size_t pos_ = 0;
+};
+
+}  // namespace dtb::pdn

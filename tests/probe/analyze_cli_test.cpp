@@ -1,0 +1,348 @@
+// dtb analyze and dtb show end to end: the built program on the generated
+// adjudication tables (Russian up to 4 pieces, international up to 3) and
+// the games of analyze_games/. Every value analyze gives is checked against
+// dtb probe of the same position; the SVG diagrams are parsed and every
+// piece found on its square.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/probe/cli_support.hpp"
+
+namespace dtb::probe_test {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::vector<Json> json_lines(const std::string& text) {
+    std::vector<Json> v;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) v.push_back(Json::parse(line));
+    return v;
+}
+
+std::string tables() {
+    static std::once_flag once;
+    std::call_once(once, [] { make_adjudication_tables(DTB_ADJUDICATE_TABLES); });
+    return quote(DTB_ADJUDICATE_TABLES);
+}
+
+std::string games(const std::string& file) { return quote(std::string(DTB_ANALYZE_GAMES) + "/" + file); }
+
+// ---------------------------------------------------------------------------
+// A small XML reader for the tests: checks that a document is well formed
+// (every tag closed in order, attributes quoted, '&' only in entities) and
+// returns its elements' names and attributes.
+
+struct Element {
+    std::string name;
+    std::map<std::string, std::string> attributes;
+};
+
+testing::AssertionResult well_formed_xml(const std::string& xml, std::vector<Element>& elements) {
+    std::vector<std::string> open;
+    std::size_t i = 0;
+    const auto fail = [&](const std::string& why) {
+        return testing::AssertionFailure() << why << " at offset " << i << ": " << xml.substr(i, 60);
+    };
+    const auto entity_ok = [&](std::size_t at) {
+        for (const char* e : {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"})
+            if (xml.compare(at, std::string(e).size(), e) == 0) return true;
+        return false;
+    };
+    if (xml.rfind("<?xml", 0) == 0) i = xml.find("?>") + 2;
+    while (i < xml.size()) {
+        if (xml[i] == '&' && !entity_ok(i)) return fail("bare '&'");
+        if (xml[i] != '<') {
+            ++i;
+            continue;
+        }
+        const std::size_t end = xml.find('>', i);
+        if (end == std::string::npos) return fail("unclosed tag");
+        std::string tag = xml.substr(i + 1, end - i - 1);
+        if (tag.starts_with("/")) {
+            if (open.empty() || open.back() != tag.substr(1)) return fail("closes " + tag + " out of order");
+            open.pop_back();
+            i = end + 1;
+            continue;
+        }
+        const bool empty = tag.ends_with("/");
+        if (empty) tag.pop_back();
+        Element e;
+        std::size_t k = tag.find_first_of(" \n");
+        e.name = tag.substr(0, k);
+        while (k != std::string::npos && k < tag.size()) {
+            while (k < tag.size() && (tag[k] == ' ' || tag[k] == '\n')) ++k;
+            if (k >= tag.size()) break;
+            const std::size_t eq = tag.find('=', k);
+            if (eq == std::string::npos || eq + 1 >= tag.size() || tag[eq + 1] != '"')
+                return fail("unquoted attribute");
+            const std::size_t close = tag.find('"', eq + 2);
+            if (close == std::string::npos) return fail("attribute never closed");
+            const std::string value = tag.substr(eq + 2, close - eq - 2);
+            if (value.find('<') != std::string::npos) return fail("'<' in an attribute");
+            e.attributes[tag.substr(k, eq - k)] = value;
+            k = close + 1;
+        }
+        elements.push_back(e);
+        if (!empty) open.push_back(e.name);
+        i = end + 1;
+    }
+    if (!open.empty()) return testing::AssertionFailure() << "<" << open.back() << "> is never closed";
+    return testing::AssertionSuccess();
+}
+
+// The centre a square should have in the drawing, worked out from its name
+// here rather than by the program: White at the bottom, 50 pixels a square
+// after a 24-pixel margin.
+std::pair<double, double> expected_centre(const std::string& square, int width) {
+    int file = 0, rank = 0;
+    if (std::isalpha(static_cast<unsigned char>(square[0]))) {
+        file = square[0] - 'a';
+        rank = std::stoi(square.substr(1));
+    } else {  // PDN number: rows of width/2 squares from Black's side, the first row starting on file b
+        const int n = std::stoi(square) - 1, row = n / (width / 2), k = n % (width / 2);
+        file = row % 2 == 0 ? 2 * k + 1 : 2 * k;
+        rank = width - row;
+    }
+    return {24 + (file + 0.5) * 50, 24 + (width - rank + 0.5) * 50};
+}
+
+// Every piece of `fen` is a circle on its square, and nothing else is.
+void expect_pieces_on_their_squares(const std::string& svg, const std::map<std::string, std::string>& pieces,
+                                    int width) {
+    std::vector<Element> elements;
+    ASSERT_TRUE(well_formed_xml(svg, elements));
+    std::map<std::string, std::string> found;
+    for (const Element& e : elements) {
+        if (e.name != "circle" || !e.attributes.count("data-square")) continue;
+        const std::string sq = e.attributes.at("data-square");
+        found[sq] = e.attributes.at("data-piece");
+        const auto [x, y] = expected_centre(sq, width);
+        EXPECT_DOUBLE_EQ(std::stod(e.attributes.at("cx")), x) << sq;
+        EXPECT_DOUBLE_EQ(std::stod(e.attributes.at("cy")), y) << sq;
+    }
+    EXPECT_EQ(found, pieces);
+}
+
+// ---------------------------------------------------------------------------
+// dtb analyze
+
+TEST(AnalyzeCli, TurningPointsValuesAndTheRuleThatEndedTheGame) {
+    const Output r = dtb("analyze " + games("russian_endgame.pdn") + " --variant russian --json --dir " + tables());
+    EXPECT_EQ(r.status, 2) << r.err;  // game 3 cannot be read, after all games
+    const auto lines = json_lines(r.out);
+    ASSERT_EQ(lines.size(), 3u) << r.out;
+    const Json& g = lines[0];
+    EXPECT_EQ(g["game"], 1);
+    EXPECT_EQ(g["tags"]["White"], "Tester, T.");
+    EXPECT_EQ(g["in_tables_from"]["ply"], 1);  // after 1. g3:e1 takes the man
+    EXPECT_EQ(g["turning_points"], 2);
+    EXPECT_EQ(g["draw_by_rule"], "2.1.9.1.4");
+    EXPECT_EQ(g["draw_claimable_by"], "2.1.9.1.9");
+    const Json& moves = g["moves"];
+    ASSERT_EQ(moves.size(), 30u);
+    // Black lets White win, then White lets the lone king reach the main road.
+    EXPECT_EQ(moves[0]["move"], "g5-h6");
+    EXPECT_EQ(moves[0]["turning_point"]["from"], "drawn");
+    EXPECT_EQ(moves[0]["turning_point"]["to"], "lost");
+    EXPECT_EQ(moves[0]["turning_point"]["best_move"], "g5-f6");
+    EXPECT_EQ(moves[1]["move"], "b6-a7");
+    EXPECT_EQ(moves[1]["turning_point"]["text"], "won -> drawn at move 2 (White): b6-a7; e1-c3 wins in 15 plies");
+    int turning = 0;
+    for (const Json& m : moves) turning += !m["turning_point"].is_null();
+    EXPECT_EQ(turning, 2);
+    EXPECT_EQ(moves.back()["draw_by_rule"]["rule"], "2.1.9.1.4");
+    EXPECT_TRUE(moves.back()["draw_by_rule"]["ends_game"]);
+    EXPECT_EQ(moves.back()["counts"][0]["moves"], 15);
+
+    // Every value is what dtb probe says of the position.
+    std::string fens;
+    for (const Json& m : moves) fens += m["fen_after"].get<std::string>() + "\n";
+    const Output p = dtb("probe --variant russian --json --dir " + tables(), fens);
+    ASSERT_EQ(p.status, 0) << p.err;
+    const auto probed = json_lines(p.out);
+    ASSERT_EQ(probed.size(), moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        EXPECT_EQ(moves[i]["value"]["wdl"], probed[i]["wdl"]) << moves[i]["fen_after"];
+        EXPECT_EQ(moves[i]["value"]["dtw"], probed[i]["dtw"]) << moves[i]["fen_after"];
+    }
+
+    // Game 2 never reaches the tables; game 3 is reported on its own.
+    EXPECT_TRUE(lines[1]["in_tables_from"].is_null());
+    EXPECT_TRUE(lines[1]["moves"].empty());
+    EXPECT_EQ(lines[2]["game"], 3);
+    EXPECT_EQ(lines[2]["move"], "g3-h4");
+    EXPECT_NE(lines[2]["error"].get<std::string>().find("illegal move 'g3-h4'"), std::string::npos);
+    EXPECT_NE(r.err.find("1 of 3 games could not be read"), std::string::npos) << r.err;
+}
+
+TEST(AnalyzeCli, InWords) {
+    const Output r = dtb("analyze " + games("russian_endgame.pdn") + " --variant russian --dir " + tables());
+    EXPECT_EQ(r.status, 2);
+    for (const char* part : {"In the tables from after 1. g3:e1 (B:WKb6,Kd6,Ke1:BKg5): Black draws.",
+                             "** drawn -> lost at move 1 (Black): g5-h6; g5-f6 draws",
+                             "** won -> drawn at move 2 (White): b6-a7; e1-c3 wins in 15 plies",
+                             "[2.1.9.1.4: 14 of 15 moves]", "== draw by rule 2.1.9.1.4", "Never inside the tables."})
+        EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+    EXPECT_NE(r.err.find(
+                  "Game 3 (Event \"Club championship\", White \"Tester, T.\", Black \"Prober, P.\") could not be read"),
+              std::string::npos)
+        << r.err;
+}
+
+// README's example: examples/endgame.pdn, analysed as README shows it.
+TEST(AnalyzeCli, ReadmeExample) {
+    const Output r =
+        dtb("analyze " + quote(std::string(DTB_EXAMPLES) + "/endgame.pdn") + " --variant russian --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* line :
+         {"  In the tables from after 1. g3:e1 (B:WKb6,Kd6,Ke1:BKg5): Black draws.\n"
+          "  1... g5-h6            White wins in 15 plies\n"
+          "    ** drawn -> lost at move 1 (Black): g5-h6; g5-f6 draws\n"
+          "  2. b6-a7              Black draws   [2.1.9.1.4: 1 of 15 moves]\n"
+          "    ** won -> drawn at move 2 (White): b6-a7; e1-c3 wins in 15 plies\n",
+          "  16. b8-a7             Black draws   [2.1.9.1.4: 15 of 15 moves]\n"
+          "    == draw by rule 2.1.9.1.4: White's move 15 since move 1 (White), when three kings or more, with any "
+          "men, against a lone king stood on the board, did not capture the lone king\n"
+          "  2 turning points; a draw could be claimed by rule 2.1.9.1.9 after move 6 (Black); the game ended by "
+          "rule 2.1.9.1.4 after move 16 (White).\n"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+}
+
+TEST(AnalyzeCli, InternationalGame) {
+    const Output r =
+        dtb("analyze " + games("international_endgame.pdn") + " --variant international --json --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json g = Json::parse(r.out);
+    EXPECT_EQ(g["tags"]["White"], "Müller, H.");
+    EXPECT_EQ(g["in_tables_from"]["ply"], 0);
+    EXPECT_EQ(g["in_tables_from"]["value"]["wdl"], "win");
+    EXPECT_EQ(g["turning_points"], 1);
+    EXPECT_EQ(g["moves"][0]["turning_point"]["best_move"], "7-23");
+}
+
+TEST(AnalyzeCli, PdnOutputHoldsTheValuesAndReadsBack) {
+    const ScratchDir dir;
+    const std::string out = (dir / "annotated.pdn").string();
+    const Output r = dtb("analyze " + games("international_endgame.pdn") + " --variant international --pdn-out " +
+                         quote(out) + " --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string pdn = slurp(out);
+    EXPECT_NE(pdn.find("1. 7-29 {Black draws. won -> drawn at move 1 (White): 7-29; 7-23 wins in 9"), std::string::npos)
+        << pdn;
+    const Output again = dtb("adjudicate --variant international --json --pdn " + quote(out));
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(Json::parse(again.out)["plies"], 5);
+}
+
+TEST(AnalyzeCli, OneDiagramPerTurningPoint) {
+    const ScratchDir dir;
+    const Output r = dtb("analyze " + games("russian_endgame.pdn") + " --variant russian --diagrams " +
+                         quote(dir.path().string()) + " --dir " + tables());
+    EXPECT_EQ(r.status, 2);
+    const std::string svg = slurp(dir / "game1-ply3.svg");  // 2. b6-a7, from B:... after 1... g5-h6
+    expect_pieces_on_their_squares(
+        svg, {{"b6", "white-king"}, {"d6", "white-king"}, {"e1", "white-king"}, {"h6", "black-king"}}, 8);
+    EXPECT_NE(svg.find("class=\"played-move\""), std::string::npos);
+    EXPECT_NE(svg.find("class=\"best-move\""), std::string::npos);
+    EXPECT_NE(svg.find("best (green): e1-c3, which wins in 15 plies"), std::string::npos);
+    EXPECT_TRUE(std::filesystem::exists(dir / "game1-ply2.svg"));
+    int files = 0;
+    for (const auto& f : std::filesystem::directory_iterator(dir.path())) files += f.path().extension() == ".svg";
+    EXPECT_EQ(files, 2);
+}
+
+TEST(AnalyzeCli, DamagedTableIsStatusOne) {
+    tables();
+    const ScratchDir dir;
+    for (const auto& f : std::filesystem::directory_iterator(DTB_ADJUDICATE_TABLES))
+        std::filesystem::copy_file(f.path(), dir / f.path().filename());
+    const auto wdl = dir / "russian-KvKKK.wdl";
+    std::string bytes = slurp(wdl);
+    for (std::size_t i = 300; i + 16 < bytes.size(); ++i) bytes[i] = char(bytes[i] ^ 0x5a);
+    std::ofstream(wdl, std::ios::binary) << bytes;
+    const Output r = dtb("analyze " + games("russian_endgame.pdn") + " --variant russian --json --dir " +
+                         quote(dir.path().string()));
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("the tables could not answer"), std::string::npos) << r.err;
+    const Json first = Json::parse(r.out.substr(0, r.out.find('\n')));
+    EXPECT_NE(first["tables_error"].get<std::string>().find("russian-KvKKK.wdl"), std::string::npos) << first;
+}
+
+TEST(AnalyzeCli, HelpTeaches) {
+    for (const char* command : {"analyze --help", "show --help"}) {
+        const Output help = dtb(command);
+        EXPECT_EQ(help.status, 0) << command;
+        for (const char* words : {"Example", "Exit status: 0 success; 1 failure", "2 bad input or usage", "--variant"})
+            EXPECT_NE(help.out.find(words), std::string::npos) << command << ": " << words;
+    }
+    EXPECT_NE(dtb("analyze --help").out.find("--encoding"), std::string::npos);
+}
+
+TEST(AnalyzeCli, BadInput) {
+    EXPECT_EQ(dtb("analyze --variant russian --dir " + tables()).status, 2);                     // no file
+    EXPECT_EQ(dtb("analyze " + games("russian_endgame.pdn") + " --variant russian").status, 2);  // no --dir
+    EXPECT_EQ(dtb("analyze /nonexistent/games.pdn --variant russian --dir " + tables()).status, 1);
+    EXPECT_EQ(
+        dtb("analyze " + games("russian_endgame.pdn") + " --variant russian --encoding koi8 --dir " + tables()).status,
+        2);
+}
+
+// ---------------------------------------------------------------------------
+// dtb show
+
+TEST(ShowCli, BothVariantsPieceByPiece) {
+    const Output r = dtb("show --variant russian --fen W:Wc3,e3,Kh2:Bd6,f6,Ka7 --move h2:b8");
+    ASSERT_EQ(r.status, 0) << r.err;
+    expect_pieces_on_their_squares(r.out,
+                                   {{"c3", "white-man"},
+                                    {"e3", "white-man"},
+                                    {"h2", "white-king"},
+                                    {"d6", "black-man"},
+                                    {"f6", "black-man"},
+                                    {"a7", "black-king"}},
+                                   8);
+    EXPECT_NE(r.out.find("class=\"played-move\""), std::string::npos);
+    EXPECT_EQ(r.out.find("class=\"best-move\""), std::string::npos);
+
+    const Output i = dtb("show --variant international --fen W:W31-33,K46:B16,20,K5");
+    ASSERT_EQ(i.status, 0) << i.err;
+    expect_pieces_on_their_squares(i.out,
+                                   {{"31", "white-man"},
+                                    {"32", "white-man"},
+                                    {"33", "white-man"},
+                                    {"46", "white-king"},
+                                    {"16", "black-man"},
+                                    {"20", "black-man"},
+                                    {"5", "black-king"}},
+                                   10);
+    // The PDN numbers are written on the dark squares.
+    EXPECT_NE(i.out.find(">50</text>"), std::string::npos);
+}
+
+TEST(ShowCli, ValueAndBestMoveFromTheTables) {
+    const ScratchDir dir;
+    const std::string file = (dir / "board.svg").string();
+    const Output r = dtb("show --variant russian --fen W:WKb6,Kd6,Ke1:BKh6 --move b6-a7 --best -o " + quote(file) +
+                         " --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string svg = slurp(file);
+    EXPECT_NE(svg.find("White wins in 15 plies; best (green): e1-c3"), std::string::npos) << svg;
+    EXPECT_NE(svg.find("played (red): b6-a7, which draws"), std::string::npos) << svg;
+    std::vector<Element> elements;
+    EXPECT_TRUE(well_formed_xml(svg, elements));
+}
+
+TEST(ShowCli, BadInput) {
+    EXPECT_EQ(dtb("show --variant russian --fen W:Wz9:Bd6").status, 2);
+    EXPECT_EQ(dtb("show --variant russian --fen W:Wc3:Bd6 --move c3-b4 --move-x").status, 2);
+    EXPECT_EQ(dtb("show --variant russian --fen W:Wc3:Bd6 --move a1-b2").status, 2);
+    EXPECT_EQ(dtb("show --variant russian --fen W:Wc3:Bd6 --best").status, 2);  // --best needs --dir
+}
+
+}  // namespace
+}  // namespace dtb::probe_test

@@ -1,0 +1,306 @@
+// PdnReader on files written the way real collections are (pdn_files/):
+// encodings, a byte-order mark, stray characters, bad games among good
+// ones, captures settled by their stops or by the next move, and games of
+// other rules, each rejected with its move named.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "rules/pdn.hpp"
+
+namespace dtb {
+namespace {
+
+template <class V>
+std::vector<PdnEntry<V>> read_file(const std::string& name, TextEncoding encoding = TextEncoding::automatic) {
+    std::ifstream in(std::string(DTB_PDN_FILES) + "/" + name, std::ios::binary);
+    EXPECT_TRUE(in) << name;
+    PdnReader<V> reader(in, PdnReadOptions{encoding});
+    std::vector<PdnEntry<V>> entries;
+    while (auto e = reader.next()) entries.push_back(std::move(*e));
+    return entries;
+}
+
+template <class V>
+std::vector<PdnEntry<V>> read_text(const std::string& text) {
+    std::istringstream in(text);
+    PdnReader<V> reader(in);
+    std::vector<PdnEntry<V>> entries;
+    while (auto e = reader.next()) entries.push_back(std::move(*e));
+    return entries;
+}
+
+template <class V>
+std::vector<std::string> move_texts(const PdnGame<V>& game) {
+    std::vector<std::string> texts;
+    for (const auto& ply : game.plies) texts.push_back(move_text(ply.before, ply.move));
+    return texts;
+}
+
+testing::AssertionResult Contains(const char*, const char*, const std::string& text, const std::string& part) {
+    if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
+    return testing::AssertionFailure() << "the message\n  " << text << "\nlacks\n  " << part;
+}
+#define EXPECT_CONTAINS(text, part) EXPECT_PRED_FORMAT2(Contains, text, part)
+
+// The game of Russian rule 2.1.6.2.
+const std::vector<std::string> kSeedGame{"e3-d4", "d6-c5", "f2-e3", "f6-g5", "c3-b4",
+                                         "g5-h4", "b4:d6", "h4:f2", "e1:g3", "c7:h4"};
+
+TEST(PdnFiles, Utf8WithByteOrderMarkAndWindowsLineEnds) {
+    const auto e = read_file<Russian>("russian_bom_crlf.pdn");
+    ASSERT_EQ(e.size(), 4u);
+    for (const auto& entry : e) ASSERT_TRUE(entry.game) << entry.error.message();
+    // The mark is not a move or part of a tag name; the literal "\r" after
+    // the tags is a space.
+    EXPECT_EQ(e[0].game->tags.front().name, "Event");
+    EXPECT_EQ(e[0].game->tag("Event"), "Чемпионат России");
+    EXPECT_EQ(e[0].game->tag("White"), "Иванов И.");
+    EXPECT_EQ(move_texts(*e[0].game), kSeedGame);
+    EXPECT_EQ(e[0].game->result, "0-1");
+    // "[Empty]" is dropped, "[[Event" is a tag, "23- 18" and "17x 10" are
+    // moves, "-" is an unknown result.
+    EXPECT_EQ(e[1].game->tags.size(), 3u);
+    EXPECT_EQ(e[1].game->tag("White"), "Сидоров С.");
+    EXPECT_EQ(move_texts(*e[1].game), kSeedGame);
+    EXPECT_EQ(e[1].game->result, "*");
+    // A tag section with no moves, then (after an empty line) the next game
+    // with the same tags.
+    EXPECT_TRUE(e[2].game->plies.empty());
+    EXPECT_EQ(e[2].game->tag("Black"), "Сидоров С.");
+    // Squares with no separator: "e3d4", "b4d6".
+    EXPECT_EQ(move_texts(*e[3].game), kSeedGame);
+    EXPECT_EQ(e[3].number, 4);
+}
+
+TEST(PdnFiles, CyrillicCodePagesAreDetected) {
+    for (const char* name : {"russian_cp1251.pdn", "russian_cp866.pdn"}) {
+        SCOPED_TRACE(name);
+        const auto e = read_file<Russian>(name);
+        ASSERT_EQ(e.size(), 2u);
+        ASSERT_TRUE(e[0].game && e[1].game);
+        EXPECT_EQ(e[0].game->tag("Event"), "Кубок Москвы");
+        EXPECT_EQ(e[0].game->tag("Black"), "Ёлкин Б.");
+        EXPECT_EQ(e[1].game->tag("White"), "Ёлкин Б.");
+        EXPECT_EQ(move_texts(*e[0].game), kSeedGame);
+        EXPECT_EQ(e[1].game->result, "1-0");
+    }
+    // Forced, the encoding is used as told: CP866 bytes read as CP1251 are
+    // other letters, but still UTF-8.
+    const auto forced = read_file<Russian>("russian_cp866.pdn", TextEncoding::cp1251);
+    ASSERT_TRUE(forced[0].game);
+    EXPECT_NE(forced[0].game->tag("Event"), "Кубок Москвы");
+    EXPECT_TRUE(is_valid_utf8(*forced[0].game->tag("Event")));
+    EXPECT_EQ(read_file<Russian>("russian_cp866.pdn", TextEncoding::cp866)[0].game->tag("Event"), "Кубок Москвы");
+}
+
+TEST(PdnFiles, Latin1WithOldMacLineEndsAndAScoreForAResult) {
+    const auto e = read_file<International>("international_latin1.pdn");
+    ASSERT_EQ(e.size(), 3u);
+    for (const auto& entry : e) ASSERT_TRUE(entry.game) << entry.error.message();
+    EXPECT_EQ(e[0].game->tag("White"), "Hervé Müller");
+    EXPECT_EQ(e[0].game->tag("Black"), "Gérard Sørensen");
+    EXPECT_EQ(move_texts(*e[0].game),
+              (std::vector<std::string>{"32-28", "18-23", "37-32", "23-29", "34:23", "17-22", "28:17", "19:26"}));
+    EXPECT_EQ(e[0].game->result, "0-2");  // "4-6": Black scored more
+    EXPECT_TRUE(e[1].game->plies.empty());
+    EXPECT_EQ(e[2].game->tag("White"), "François Noël");
+    EXPECT_EQ(e[2].game->result, "1-1");
+}
+
+TEST(PdnFiles, BadGamesAmongGoodOnesAreReportedOneByOne) {
+    const auto e = read_file<Russian>("russian_bad_among_good.pdn");
+    ASSERT_EQ(e.size(), 7u);
+    std::vector<bool> read;
+    for (const auto& entry : e) read.push_back(bool(entry.game));
+    EXPECT_EQ(read, (std::vector<bool>{true, false, false, true, false, false, true}));
+    for (int i = 0; i < 7; ++i) EXPECT_EQ(e[i].number, i + 1);
+
+    const PdnError& illegal = e[1].error;
+    EXPECT_EQ(illegal.game, 2);
+    EXPECT_EQ(illegal.line, 6);
+    EXPECT_EQ(illegal.move, "a1-b2");
+    EXPECT_EQ(illegal.move_number, 2);
+    EXPECT_EQ(illegal.side, White);
+    EXPECT_CONTAINS(illegal.reason, "illegal move 'a1-b2'");
+    EXPECT_EQ(illegal.tags, (std::vector<PdnTag>{{"Event", "Illegal move"}, {"Round", "2"}}));
+    EXPECT_CONTAINS(illegal.message(), "line 6, column 19: game 2, move 2 (white) 'a1-b2': illegal move");
+
+    EXPECT_EQ(e[2].error.line, 9);
+    EXPECT_CONTAINS(e[2].error.message(), "unterminated comment");
+    EXPECT_EQ(e[2].error.tags.front().value, "Unclosed comment");
+    EXPECT_CONTAINS(e[4].error.message(), "game 5: FEN tag: bad FEN");
+    EXPECT_CONTAINS(e[5].error.message(), "game 6: GameType \"20\" is international");
+    EXPECT_EQ(e[6].game->tag("Event"), "Good 3");
+    EXPECT_EQ(move_texts(*e[6].game), (std::vector<std::string>{"d8:f6:d4:g1", "f4-g3"}));
+}
+
+TEST(PdnFiles, CapturesSettledByStopsThenByTheNextMove) {
+    const auto e = read_file<Russian>("russian_captures.pdn");
+    ASSERT_EQ(e.size(), 5u);
+    ASSERT_TRUE(e[0].game && e[1].game && e[2].game);
+    EXPECT_EQ(move_texts(*e[0].game), (std::vector<std::string>{"d8:g5:e3:g1", "e5-d4"}));
+    EXPECT_EQ(move_texts(*e[1].game), (std::vector<std::string>{"d8:f6:d4:g1", "f4-g3"}));
+    EXPECT_EQ(move_texts(*e[2].game), (std::vector<std::string>{"d8:g5:e3:g1", "e5-d4"}));
+    EXPECT_EQ(e[1].game->plies[0].text, "d8:g1");
+    // Still open: the candidates are named.
+    ASSERT_FALSE(e[3].game);
+    EXPECT_CONTAINS(e[3].error.message(), "game 4, move 1 (white) 'd8:g1': ambiguous move 'd8:g1'");
+    EXPECT_CONTAINS(e[3].error.reason, "it could be d8:f6:d4:g1, d8:g5:e3:g1");
+    ASSERT_FALSE(e[4].game);
+    EXPECT_CONTAINS(e[4].error.reason, "the next move 'd2-c1' is legal after more than one");
+
+    const auto i = read_file<International>("international_captures.pdn");
+    ASSERT_EQ(i.size(), 3u);
+    ASSERT_TRUE(i[0].game && i[1].game);
+    EXPECT_EQ(move_texts(*i[0].game), (std::vector<std::string>{"45:29:42:26", "28-33"}));
+    EXPECT_EQ(move_texts(*i[1].game), (std::vector<std::string>{"45:23:37:26", "33-39"}));
+    ASSERT_FALSE(i[2].game);
+    EXPECT_CONTAINS(i[2].error.reason, "it could be 45:29:42:26, 45:23:37:26");
+}
+
+TEST(PdnFiles, OtherRulesAreRejectedGameByGameWithTheMoveNamed) {
+    const auto r = read_file<Russian>("other_rules_as_russian.pdn");
+    ASSERT_EQ(r.size(), 3u);
+    ASSERT_FALSE(r[0].game);
+    EXPECT_EQ(r[0].error.move, "b6:d8");  // crowned, the man goes on capturing as a king (2.1.5.4)
+    EXPECT_CONTAINS(r[0].error.reason, "legal moves: b6:d8:g5, b6:d8:h4");
+    ASSERT_FALSE(r[1].game);
+    EXPECT_EQ(r[1].error.move, "32-28");
+    ASSERT_TRUE(r[2].game);
+
+    const auto i = read_file<International>("other_rules_as_international.pdn");
+    ASSERT_EQ(i.size(), 2u);
+    ASSERT_FALSE(i[0].game);
+    EXPECT_EQ(i[0].error.move, "36x27");  // the majority rule: 32x14 takes two
+    EXPECT_CONTAINS(i[0].error.reason, "legal moves: 32:14");
+    ASSERT_TRUE(i[1].game);
+}
+
+TEST(PdnLenient, LiteralEscapesAndStrayCarriageReturns) {
+    const auto e = read_text<Russian>("[Event \"x\"]\\r\\n\r\r\n1. c3-d4\\r f6-g5 *\\r\\n\r\n[Event \"y\"]\n1. ed4 *");
+    ASSERT_EQ(e.size(), 2u);
+    ASSERT_TRUE(e[0].game) << e[0].error.message();
+    EXPECT_EQ(e[0].game->plies.size(), 2u);
+    ASSERT_TRUE(e[1].game);
+    EXPECT_EQ(e[1].game->tag("Event"), "y");
+}
+
+TEST(PdnErrorsBetweenGames, AStrayCharacterCostsNoGame) {
+    const auto e = read_text<Russian>("[Event \"a\"]\n1. ed4 *\n}\n[Event \"b\"]\n1. ed4 *\n");
+    ASSERT_EQ(e.size(), 3u);
+    EXPECT_TRUE(e[0].game);
+    ASSERT_FALSE(e[1].game);
+    EXPECT_EQ(e[1].error.message(), "line 3, column 1: unexpected '}'");
+    ASSERT_TRUE(e[2].game);
+    EXPECT_EQ(e[2].game->tag("Event"), "b");
+    // A broken tag takes its game with it, and only its game.
+    const auto t = read_text<Russian>("[Event \"a]\n[Site \"x\"]\n1. ed4 *\n\n[Event \"b\"]\n1. ed4 *\n");
+    ASSERT_EQ(t.size(), 2u);
+    EXPECT_FALSE(t[0].game);
+    ASSERT_TRUE(t[1].game);
+    EXPECT_EQ(t[1].game->tag("Event"), "b");
+}
+
+TEST(PdnLenient, NoBreakSpaces) {
+    const auto e = read_text<International>("1.\u00A032-28\u00A018-23 2.\u00A0\u00A037-32 *");
+    ASSERT_EQ(e.size(), 1u);
+    ASSERT_TRUE(e[0].game) << e[0].error.message();
+    EXPECT_EQ(e[0].game->plies.size(), 3u);
+}
+
+TEST(PdnLenient, LooseResultsOnlyWhereAGameEnds) {
+    const auto e = read_text<International>("1. 32-28 4-6\n\n1. 32-28 3-3\n\n1. 32-28 -\n\n1. 32-28 4-6 2. 31-27 *");
+    ASSERT_EQ(e.size(), 4u);
+    EXPECT_EQ(e[0].game->result, "0-2");
+    EXPECT_EQ(e[1].game->result, "1-1");
+    EXPECT_EQ(e[2].game->result, "*");
+    // Before more moves, "4-6" is a move, and an illegal one.
+    ASSERT_FALSE(e[3].game);
+    EXPECT_EQ(e[3].error.move, "4-6");
+    const auto r = read_text<Russian>("1. c3-d4 2-0\n1. c3-d4 ½-½");
+    EXPECT_EQ(r[0].game->result, "2-0");
+    EXPECT_EQ(r[1].game->result, "1/2-1/2");
+}
+
+TEST(PdnLenient, TagsBeginningAgainStartTheNextGame) {
+    const auto e = read_text<Russian>("[Event \"x\"]\n[White \"a\"]\n[Event \"x\"]\n[White \"b\"]\n1. ed4 *");
+    ASSERT_EQ(e.size(), 2u);
+    ASSERT_TRUE(e[0].game && e[1].game);
+    EXPECT_TRUE(e[0].game->plies.empty());
+    EXPECT_EQ(e[0].game->tag("White"), "a");
+    EXPECT_EQ(e[1].game->tag("White"), "b");
+    EXPECT_EQ(e[1].game->plies.size(), 1u);
+}
+
+TEST(PdnLenient, ARepeatedTagWithNoEmptyLineIsStillAnError) {
+    const auto e =
+        read_text<Russian>("[Event \"x\"]\n[White \"a\"]\n[White \"b\"]\n1. ed4 *\n\n[Event \"z\"]\n1. ed4 *");
+    ASSERT_EQ(e.size(), 2u);
+    EXPECT_FALSE(e[0].game);
+    EXPECT_CONTAINS(e[0].error.message(), "tag 'White' is given twice");
+    ASSERT_TRUE(e[1].game);
+    EXPECT_EQ(e[1].game->tag("Event"), "z");
+}
+
+TEST(PdnEncoding, GuessesAndNames) {
+    EXPECT_EQ(guess_legacy_encoding("M\xFCller"), TextEncoding::latin1);
+    EXPECT_EQ(guess_legacy_encoding("\xC8\xE2\xE0\xED\xEE\xE2"), TextEncoding::cp1251);  // Иванов
+    EXPECT_EQ(guess_legacy_encoding("\x88\xA2\xA0\xAD\xAE\xA2"), TextEncoding::cp866);   // Иванов
+    EXPECT_EQ(to_utf8("\xC8\xE2\xE0\xED\xEE\xE2", TextEncoding::cp1251), "Иванов");
+    EXPECT_EQ(to_utf8("\x88\xA2\xA0\xAD\xAE\xA2", TextEncoding::cp866), "Иванов");
+    EXPECT_EQ(to_utf8("M\xFCller", TextEncoding::latin1), "Müller");
+    EXPECT_EQ(to_utf8("a\xFF"
+                      "b",
+                      TextEncoding::utf8),
+              "a\uFFFDb");  // never invalid UTF-8 out
+    EXPECT_EQ(parse_text_encoding("Windows-1251"), TextEncoding::cp1251);
+    EXPECT_EQ(parse_text_encoding("latin1"), TextEncoding::latin1);
+    EXPECT_EQ(parse_text_encoding("koi8-r"), std::nullopt);
+    EXPECT_EQ(encoding_name(TextEncoding::cp866), "cp866");
+}
+
+TEST(PdnStream, GamesComeOneAtATimeAndNumbersRunOn) {
+    std::string text;
+    for (int i = 0; i < 50; ++i)
+        text +=
+            "[Event \"" + std::to_string(i) + "\"]\n1. c3-d4 f6-g5 2. " + (i % 7 == 3 ? "a1-b2" : "g3-f4") + " *\n\n";
+    std::istringstream in(text);
+    PdnReader<Russian> reader(in);
+    int n = 0, bad = 0;
+    while (auto e = reader.next()) {
+        ++n;
+        EXPECT_EQ(e->number, n);
+        if (!e->game) {
+            ++bad;
+            EXPECT_EQ(e->error.tags.front().value, std::to_string(n - 1));
+            EXPECT_EQ(e->error.line, 3 * (n - 1) + 2);
+        }
+    }
+    EXPECT_EQ(n, 50);
+    EXPECT_EQ(bad, 7);
+}
+
+}  // namespace
+}  // namespace dtb
+
+namespace dtb {
+namespace {
+
+TEST(PdnWriteComments, CommentsFollowTheirMovesAndReadBack) {
+    const auto game = read_pdn_games<Russian>("[Event \"x\"]\n1. c3-d4 f6-g5 2. g3-f4 *").front();
+    const std::string text = write_pdn_game(game, {"a {braced} note", "", "last"});
+    EXPECT_NE(text.find("1. c3-d4 {a (braced) note} f6-g5 2. g3-f4 {last} *"), std::string::npos) << text;
+    const auto again = read_pdn_games<Russian>(text);
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_EQ(again[0].plies.size(), 3u);
+    // Long comments wrap at 80 columns like the moves.
+    const std::string long_text =
+        write_pdn_game(game, {std::string(30, 'a') + " " + std::string(30, 'b') + " " + std::string(30, 'c')});
+    std::istringstream lines(long_text);
+    for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line;
+}
+
+}  // namespace
+}  // namespace dtb
