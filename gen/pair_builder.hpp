@@ -80,11 +80,12 @@ public:
     std::uint64_t solving_bytes(int symbol_bytes) const {
         std::uint64_t most = 0;
         for (int level = 0; level < level_count_; ++level) {
-            // Values and three bits per position here, values above, the
-            // placements lists and the two levels' membership bitmaps.
+            // Values, a king-move count and three bits per position here,
+            // values above, the placements lists and the two levels'
+            // membership bitmaps.
             const std::uint64_t here = level_positions(level), above = level_positions(level + 1);
             std::uint64_t bytes =
-                here * std::uint64_t(symbol_bytes) + here * 3 / 8 + above * std::uint64_t(symbol_bytes);
+                here * (std::uint64_t(symbol_bytes) + 1) + here * 3 / 8 + above * std::uint64_t(symbol_bytes);
             for (std::size_t s = 0; s < levels_.size(); ++s)
                 bytes += 8 * (levels_[s].placements(level) +
                               (level + 1 < level_count_ ? levels_[s].placements(level + 1) : 0)) +
