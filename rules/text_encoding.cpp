@@ -173,10 +173,12 @@ std::string to_utf8(std::string_view bytes, TextEncoding from) {
 std::string TextDecoder::decode(std::string_view line) {
     if (is_ascii(line)) return std::string(line);
     if (encoding_ != TextEncoding::automatic) return to_utf8(line, encoding_);
-    if (detected_ == TextEncoding::automatic) {
-        if (is_valid_utf8(line)) return std::string(line);
-        detected_ = guess_legacy_encoding(line);
-    }
+    // A line that is valid UTF-8 is read as UTF-8 even after a legacy line:
+    // collections are often joined from exports of different ages, and text
+    // in a code page is almost never valid UTF-8 by chance (a Cyrillic or
+    // accented letter is followed by a letter, not by a continuation byte).
+    if (is_valid_utf8(line)) return std::string(line);
+    if (detected_ == TextEncoding::automatic) detected_ = guess_legacy_encoding(line);
     return to_utf8(line, detected_);
 }
 

@@ -36,9 +36,10 @@ TextEncoding guess_legacy_encoding(std::string_view bytes);
 std::string to_utf8(std::string_view bytes, TextEncoding from);
 
 // Decodes a text line by line. With `automatic`, lines that are valid UTF-8
-// pass as they are until the first that is not; that line decides the code
-// page (guess_legacy_encoding), which then reads every later line that is
-// not plain ASCII. A forced encoding reads every line.
+// pass as they are; the first line that is not decides the code page
+// (guess_legacy_encoding), which then reads every later line that is not
+// UTF-8 (a file joined from a new and an old export keeps both readable).
+// A forced encoding reads every line.
 class TextDecoder {
 public:
     explicit TextDecoder(TextEncoding encoding) : encoding_(encoding) {}

@@ -261,6 +261,18 @@ TEST(PdnEncoding, GuessesAndNames) {
     EXPECT_EQ(encoding_name(TextEncoding::cp866), "cp866");
 }
 
+// A collection joined from an old export (CP1251) and a new one (UTF-8):
+// each line is read in the encoding it is valid in.
+TEST(PdnEncoding, JoinedFilesKeepBothEncodingsReadable) {
+    TextDecoder decoder(TextEncoding::automatic);
+    EXPECT_EQ(decoder.decode("[White \"\xC8\xE2\xE0\xED\xEE\xE2\"]"), "[White \"Иванов\"]");
+    EXPECT_EQ(decoder.encoding(), TextEncoding::cp1251);
+    EXPECT_EQ(decoder.decode("[Black \"Петров\"]"), "[Black \"Петров\"]");
+    EXPECT_EQ(decoder.decode("[Event \"\xCA\xF3\xE1\xEE\xEA\"]"), "[Event \"Кубок\"]");
+    TextDecoder forced(TextEncoding::latin1);
+    EXPECT_EQ(forced.decode("Caf\xC3\xA9"), "CafÃ©");  // told: Latin-1 throughout
+}
+
 TEST(PdnStream, GamesComeOneAtATimeAndNumbersRunOn) {
     std::string text;
     for (int i = 0; i < 50; ++i)
