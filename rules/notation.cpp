@@ -5,6 +5,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "rules/route_squares.hpp"
 #include "rules/variant.hpp"
 
 namespace dtb {
@@ -241,33 +242,6 @@ std::string to_fen(const Position<V>& pos) {
 }
 
 namespace {
-
-template <class V>
-std::pair<int, int> file_rank(BitIndex b) {
-    using Board = typename V::Board;
-    const Square sq = Board::square_of(b);
-    return {Board::file_of(sq), Board::rank_of(sq)};
-}
-
-int sign(int x) { return (x > 0) - (x < 0); }
-
-// Every square the piece passes over or stands on, in order, start included.
-template <class V>
-std::vector<BitIndex> traversed_squares(const CaptureRoute& route) {
-    using Board = typename V::Board;
-    std::vector<BitIndex> squares{BitIndex{route.path.front()}};
-    for (std::size_t i = 1; i < route.path.size(); ++i) {
-        auto [f0, r0] = file_rank<V>(BitIndex{route.path[i - 1]});
-        const auto [f1, r1] = file_rank<V>(BitIndex{route.path[i]});
-        const int df = sign(f1 - f0), dr = sign(r1 - r0);
-        while (f0 != f1 || r0 != r1) {
-            f0 += df;
-            r0 += dr;
-            squares.push_back(Board::bit_of(*Board::square_at(f0, r0)));
-        }
-    }
-    return squares;
-}
 
 // The squares a route's text names: its start, turning squares and end.
 template <class V>

@@ -22,22 +22,13 @@ namespace {
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_tag_name_char(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-
-// Reads a run of digits as a number no larger than `max`; nullopt otherwise.
-std::optional<int> parse_bounded(std::string_view digits, int max) {
-    if (digits.empty() || digits.size() > 9) return std::nullopt;
-    int value = 0;
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (error != std::errc() || end != digits.data() + digits.size() || value > max) return std::nullopt;
-    return value;
-}
+using pdn::is_space;
+using pdn::is_tag_name_char;
+using pdn::kAnnotations;
+using pdn::kMaxNag;
+using pdn::parse_bounded;
 
 constexpr std::array<std::string_view, 8> kResults{"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"};
-constexpr std::array<std::string_view, 6> kAnnotations{"!", "?", "!!", "??", "!?", "?!"};
-constexpr int kMaxNag = 255;  // PGN defines glyphs 0..255
 constexpr std::size_t kLineWidth = 80;
 
 bool is_result(std::string_view w) { return std::find(kResults.begin(), kResults.end(), w) != kResults.end(); }

@@ -8,15 +8,9 @@
 
 namespace dtb::pdn {
 
-namespace {
-
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
-
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_tag_name_char(char c) { return is_digit(c) || is_letter(c) || c == '_'; }
-bool is_move_separator(char c) { return c == '-' || c == 'x' || c == 'X' || c == ':'; }
+bool is_tag_name_char(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
 std::optional<int> parse_bounded(std::string_view digits, int max) {
     if (digits.empty() || digits.size() > 9) return std::nullopt;
@@ -26,8 +20,12 @@ std::optional<int> parse_bounded(std::string_view digits, int max) {
     return value;
 }
 
-constexpr std::array<std::string_view, 6> kAnnotations{"!", "?", "!!", "??", "!?", "?!"};
-constexpr int kMaxNag = 255;  // PGN defines glyphs 0..255
+namespace {
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_move_separator(char c) { return c == '-' || c == 'x' || c == 'X' || c == ':'; }
 
 bool ends_word(char c) { return is_space(c) || std::string_view("{}()[];$!?\".\\").find(c) != std::string_view::npos; }
 

@@ -10,11 +10,22 @@
 // "35x 4") is one word.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace dtb::pdn {
+
+// Character classes and small readers, shared with rules/pdn.cpp.
+bool is_space(char c);
+bool is_digit(char c);
+bool is_tag_name_char(char c);
+// A run of digits as a number no larger than `max`; nullopt otherwise.
+std::optional<int> parse_bounded(std::string_view digits, int max);
+inline constexpr std::array<std::string_view, 6> kAnnotations{"!", "?", "!!", "??", "!?", "?!"};
+inline constexpr int kMaxNag = 255;  // PGN defines glyphs 0..255
 
 enum class TokenKind { Tag, MoveNumber, Word, Nag, Annotation, End };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "rules/movegen.hpp"
+#include "rules/route_squares.hpp"
 
 namespace dtb {
 
@@ -86,33 +87,6 @@ std::string with_separators(std::string_view w) {
     }
 }
 
-template <class V>
-std::pair<int, int> file_rank(BitIndex b) {
-    using Board = typename V::Board;
-    const Square sq = Board::square_of(b);
-    return {Board::file_of(sq), Board::rank_of(sq)};
-}
-
-int sign(int x) { return (x > 0) - (x < 0); }
-
-// Every square the piece passes over or stands on, in order, start included.
-template <class V>
-std::vector<BitIndex> traversed(const CaptureRoute& route) {
-    using Board = typename V::Board;
-    std::vector<BitIndex> squares{BitIndex{route.path.front()}};
-    for (std::size_t i = 1; i < route.path.size(); ++i) {
-        auto [f0, r0] = file_rank<V>(BitIndex{route.path[i - 1]});
-        const auto [f1, r1] = file_rank<V>(BitIndex{route.path[i]});
-        const int df = sign(f1 - f0), dr = sign(r1 - r0);
-        while (f0 != f1 || r0 != r1) {
-            f0 += df;
-            r0 += dr;
-            squares.push_back(Board::bit_of(*Board::square_at(f0, r0)));
-        }
-    }
-    return squares;
-}
-
 std::vector<BitIndex> stops(const CaptureRoute& route) {
     std::vector<BitIndex> squares;
     for (const std::uint8_t b : route.path) squares.push_back(BitIndex{b});
@@ -176,7 +150,7 @@ std::vector<Move> pdn_move_candidates(const Position<V>& pos, std::string_view t
             if (same_ends(r) && in_order(*squares, stops(r))) add(found, r.move);
         if (found.empty())
             for (const CaptureRoute& r : routes)
-                if (same_ends(r) && in_order(*squares, traversed<V>(r))) add(found, r.move);
+                if (same_ends(r) && in_order(*squares, traversed_squares<V>(r))) add(found, r.move);
     }
     if (found.empty()) parse_move(pos, written);  // throws: illegal, with the legal moves
     return found;

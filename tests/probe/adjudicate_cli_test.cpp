@@ -7,19 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/probe/cli_json.hpp"
 #include "tests/probe/cli_support.hpp"
 
 namespace dtb::probe_test {
 namespace {
-
-using Json = nlohmann::ordered_json;
-
-std::vector<Json> json_lines(const std::string& text) {
-    std::vector<Json> v;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) v.push_back(Json::parse(line));
-    return v;
-}
 
 std::vector<std::string> keys(const Json& j) {
     std::vector<std::string> k;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "rules/pdn.hpp"
+#include "tests/rules/pdn_test_support.hpp"
 
 namespace dtb {
 namespace {
@@ -31,18 +32,7 @@ std::vector<PdnEntry<V>> read_text(const std::string& text) {
     return entries;
 }
 
-template <class V>
-std::vector<std::string> move_texts(const PdnGame<V>& game) {
-    std::vector<std::string> texts;
-    for (const auto& ply : game.plies) texts.push_back(move_text(ply.before, ply.move));
-    return texts;
-}
-
-testing::AssertionResult Contains(const char*, const char*, const std::string& text, const std::string& part) {
-    if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
-    return testing::AssertionFailure() << "the message\n  " << text << "\nlacks\n  " << part;
-}
-#define EXPECT_CONTAINS(text, part) EXPECT_PRED_FORMAT2(Contains, text, part)
+using test::move_texts;
 
 // The game of Russian rule 2.1.6.2.
 const std::vector<std::string> kSeedGame{"e3-d4", "d6-c5", "f2-e3", "f6-g5", "c3-b4",

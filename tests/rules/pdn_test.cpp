@@ -7,6 +7,8 @@
 #include <random>
 #include <sstream>
 
+#include "tests/rules/pdn_test_support.hpp"
+
 namespace dtb {
 namespace {
 
@@ -30,19 +32,7 @@ PdnGame<V> read_one(std::string_view text) {
     return games.empty() ? PdnGame<V>{} : games.front();
 }
 
-template <class V>
-std::vector<std::string> move_texts(const PdnGame<V>& game) {
-    std::vector<std::string> texts;
-    for (const auto& ply : game.plies) texts.push_back(move_text(ply.before, ply.move));
-    return texts;
-}
-
-// Passes when `part` occurs in `text` (gmock's HasSubstr without gmock).
-testing::AssertionResult Contains(const char*, const char*, const std::string& text, const std::string& part) {
-    if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
-    return testing::AssertionFailure() << "the message\n  " << text << "\nlacks\n  " << part;
-}
-#define EXPECT_CONTAINS(text, part) EXPECT_PRED_FORMAT2(Contains, text, part)
+using test::move_texts;
 
 // ---------------------------------------------------------------------------
 // The game records printed in the official rules
