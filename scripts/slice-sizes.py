@@ -1,63 +1,82 @@
 #!/usr/bin/env python3
-"""Slice sizes of the generator (docs/GENERATOR.md): for each pair of a set,
-its positions, its number of slices (levels of advancement), its largest slice
-and the largest slice together with the one above it (what is in memory).
+"""Slice sizes of the generator (docs/GENERATOR.md): for the pairs of a set
+with the largest slices, the pair's positions, its number of slices (levels
+of advancement), its largest slice, and that slice with the one above it
+(what is in memory while it is solved).
 
-Usage: scripts/slice-sizes.py VARIANT PIECES [TOP]"""
-import itertools, math, sys
-from functools import lru_cache
-def squares(variant):
-    if variant=='russian': R,per=8,4
-    else: R,per=10,5
-    return R,per
-def level_counts(variant,a,b):
-    R,per=squares(variant)
-    # dp over rows: dict (wa,bb,adv)->count
-    dp={(0,0,0):1}
-    for row in range(R):
-        new={}
-        for (wa,bb,adv),cnt in dp.items():
-            # choose on this row: x white men, y black men, among per squares
-            for x in range(0,per+1):
-                if x and row>R-2: break
-                for y in range(0,per+1-x):
-                    if y and row<1: break
-                    if wa+x>a or bb+y>b: continue
-                    ways=math.comb(per,x)*math.comb(per-x,y)
-                    key=(wa+x,bb+y,adv+x*row+y*(R-1-row))
-                    new[key]=new.get(key,0)+cnt*ways
-        dp=new
-    out={}
-    for (wa,bb,adv),c in dp.items():
-        if wa==a and bb==b: out[adv]=out.get(adv,0)+c
+    scripts/slice-sizes.py VARIANT PIECES [TOP]
+"""
+import sys
+from math import comb
+
+BOARDS = {"russian": (8, 4), "international": (10, 5)}  # rows, squares per row
+
+
+def level_counts(variant, white_men, black_men):
+    """Placements of the men by advancement: {advancement: placements}.
+
+    Rows counted from White's back row: a white man on row r has advanced
+    r rows and never stands on the last row; a black man on row r has
+    advanced rows - 1 - r and never stands on row 0. Counted row by row,
+    keeping (white men, black men, advancement) so far.
+    """
+    rows, per_row = BOARDS[variant]
+    counts = {(0, 0, 0): 1}
+    for row in range(rows):
+        after = {}
+        for (w, b, adv), n in counts.items():
+            for x in range(per_row + 1 if row < rows - 1 else 1):
+                for y in range(per_row - x + 1 if row > 0 else 1):
+                    if w + x > white_men or b + y > black_men:
+                        continue
+                    key = (w + x, b + y, adv + x * row + y * (rows - 1 - row))
+                    after[key] = after.get(key, 0) + n * comb(per_row, x) * comb(per_row - x, y)
+        counts = after
+    out = {}
+    for (w, b, adv), n in counts.items():
+        if w == white_men and b == black_men:
+            out[adv] = out.get(adv, 0) + n
     return out
-def sigs(variant,n):
-    per = 12 if variant=='russian' else 20
-    for tot in range(2,n+1):
-        for a in range(tot+1):
-            for c in range(tot+1-a):
-                for b in range(tot+1-a-c):
-                    d=tot-a-b-c
-                    if a+c==0 or b+d==0: continue
-                    yield (a,b,c,d)
-variant=sys.argv[1]; n=int(sys.argv[2]); top=int(sys.argv[3]) if len(sys.argv) > 3 else 8
-R,per=squares(variant); S=R*per
-best=[]
-seen=set()
-for (a,b,c,d) in sigs(variant,n):
-    key=max((a,b,c,d),(b,a,d,c))
-    if key in seen: continue
-    seen.add(key)
-    sym = (a,b,c,d)==(b,a,d,c)
-    free=S-a-b
-    K=math.comb(free,d)*math.comb(free-d,c)
-    lc=level_counts(variant,a,b)
-    total=sum(lc.values())*K*(1 if sym else 2)
-    mx=max(lc.values())*K*(1 if sym else 2)
-    pairmx=max(lc.get(l,0)+lc.get(l+1,0) for l in lc)*K*(1 if sym else 2)
-    best.append((mx,total,pairmx,len(lc),key))
-best.sort(reverse=True)
-for mx,total,pm,nl,key in best[:top]:
-    a,b,c,d=key
-    name='K'*c+'M'*a+'v'+'K'*d+'M'*b
-    print(f"{name:12s} pair {total:.3e} levels {nl:3d} largest level {mx:.3e} two adjacent {pm:.3e}")
+
+
+def pairs(variant, pieces):
+    """Pair keys (white men, black men, white kings, black kings), each once."""
+    most = 12 if variant == "russian" else 20
+    seen = set()
+    for total in range(2, pieces + 1):
+        for a in range(total + 1):
+            for c in range(total + 1 - a):
+                for b in range(total + 1 - a - c):
+                    d = total - a - b - c
+                    if a + c == 0 or b + d == 0 or a + c > most or b + d > most:
+                        continue
+                    key = max((a, b, c, d), (b, a, d, c))
+                    if key not in seen:
+                        seen.add(key)
+                        yield key
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[1] not in BOARDS:
+        sys.exit(__doc__)
+    variant, pieces = sys.argv[1], int(sys.argv[2])
+    top = int(sys.argv[3]) if len(sys.argv) > 3 else 8
+    rows, per_row = BOARDS[variant]
+    rows_out = []
+    for a, b, c, d in pairs(variant, pieces):
+        sides = 1 if (a, b, c, d) == (b, a, d, c) else 2
+        free = rows * per_row - a - b
+        kings = comb(free, d) * comb(free - d, c) * sides
+        levels = level_counts(variant, a, b)
+        largest = max(levels.values()) * kings
+        with_above = max(levels.get(l, 0) + levels.get(l + 1, 0) for l in levels) * kings
+        rows_out.append((largest, sum(levels.values()) * kings, with_above, len(levels), (a, b, c, d)))
+    rows_out.sort(reverse=True)
+    for largest, total, with_above, count, (a, b, c, d) in rows_out[:top]:
+        name = "K" * c + "M" * a + "v" + "K" * d + "M" * b
+        print(f"{name:12s} pair {total:.3e}  slices {count:3d}  largest slice {largest:.3e}"
+              f"  with the slice above {with_above:.3e}")
+
+
+if __name__ == "__main__":
+    main()
