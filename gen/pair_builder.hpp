@@ -185,12 +185,12 @@ private:
             const auto done = make_level<T>(level);
             for (std::size_t s = 0; s < done->sides.size(); ++s) illegal_[s] += done->sides[s].count_illegal();
         }
+        if (level < 0) return;  // every slice is done: only the files are left to write
         std::unique_ptr<Level<T>> above;
         if (level + 1 < level_count_) {
             above = make_level<T>(level + 1);
             load_level(level + 1, *above);
         }
-        if (level < 0) return;
         const ChildTables<V> children(settings_.dir, settings_.variant, reachable_signatures(key_));
         Readers readers;
         const int threads = omp_get_max_threads();

@@ -158,6 +158,30 @@ TEST(Generate, ResumesAfterAnInterruption) {
     EXPECT_TRUE(generate(VariantId::Russian, 4, dir, 2, kDefaultParallel).empty());
 }
 
+// Interrupted after every slice of a pair was solved, while its files were
+// written: the next run writes them from the scratch files alone.
+TEST(Generate, ResumesWhileWritingAPairsFiles) {
+    ScratchDir fresh("fresh-write"), resumed("resumed-write");
+    generate(VariantId::Russian, 3, fresh.path(), 2, kDefaultParallel);
+    const fs::path& dir = resumed.path();
+    const MaterialSignature victim = *MaterialSignature::parse("MMvK");
+    EXPECT_THROW(generate(VariantId::Russian, 3, dir, 2, kDefaultParallel,
+                          [&](const MaterialSignature& pair, const std::string& stage) {
+                              if (pair == victim && stage == "compressing KvMM") throw std::runtime_error("power cut");
+                          }),
+                 std::runtime_error);
+    ASSERT_TRUE(fs::exists(dir / ".dtb-work" / "russian-MMvK")) << "the solved slices are kept";
+    std::set<std::string> stages;
+    generate(VariantId::Russian, 3, dir, 2, kDefaultParallel,
+             [&](const MaterialSignature& pair, const std::string& stage) {
+                 if (pair == victim) stages.insert(stage);
+             });
+    for (const std::string& stage : stages) EXPECT_TRUE(stage.starts_with("compressing")) << "solved again: " << stage;
+    const auto a = table_files(fresh.path()), b = table_files(dir);
+    ASSERT_EQ(a.size(), b.size());
+    for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs after resuming";
+}
+
 TEST(Generate, ADamagedSmallerTableStopsTheRunAndIsNamed) {
     ScratchDir dir("damaged");
     generate(VariantId::Russian, 2, dir.path(), 1, 0);
