@@ -33,7 +33,6 @@ public:
     }
     void clear() { std::fill(words_.begin(), words_.end(), 0); }
     std::span<const std::uint64_t> words() const { return words_; }
-    std::uint64_t bytes() const { return words_.size() * 8; }
 
 private:
     std::vector<std::uint64_t> words_;

@@ -30,14 +30,10 @@ public:
         const std::uint64_t block = index >> shift;
         Slot& slot = slots_[slot_of(&file, block)];
         if (slot.file != &file || slot.block != block) load(slot, file, block);
-        ++reads_;
         return format::decode_symbol(slot.data.data(), slot.positions,
                                      std::uint32_t(index & ((std::uint64_t{1} << shift) - 1)),
                                      file.header().symbol_bits);
     }
-
-    std::uint64_t reads() const { return reads_; }
-    std::uint64_t loads() const { return loads_; }
 
 private:
     struct Slot {
@@ -61,11 +57,9 @@ private:
         slot.block = block;
         slot.positions = file.block_positions(block);
         slot.data = std::move(*data);
-        ++loads_;
     }
 
     std::vector<Slot> slots_;
-    std::uint64_t reads_ = 0, loads_ = 0;
 };
 
 }  // namespace dtb

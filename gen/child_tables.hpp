@@ -43,8 +43,6 @@ public:
         }
     }
 
-    bool has(const MaterialSignature& sig) const { return slot_of_[key(sig)] >= 0; }
-
     // The WDL and DTW files of a table, for checking them whole.
     const format::TableFile& wdl_file(const MaterialSignature& sig) const { return *find(sig).wdl; }
     const format::TableFile& dtw_file(const MaterialSignature& sig) const { return *find(sig).dtw; }
@@ -73,8 +71,6 @@ public:
                                          " holds WDL symbol " + std::to_string(wdl));
             return dtw_from_symbol(window_.read(*e.dtw, i), wdl == kWdlWin);
         }
-
-        const BlockWindow& window() const { return window_; }
 
     private:
         // A capture position's value, from its captures. Searching the

@@ -311,27 +311,13 @@ private:
     // (Black to move, in `table`'s coordinates). Whether that move was legal
     // (White had no capture) is left to the caller: positions with a
     // capture are resolved from the start, so the solver skips them anyway.
-    // The men part of the last `after` seen: selected positions come in
-    // index order, so runs of them share their men.
-    struct MenCache {
-        Bitboard white_men = ~Bitboard{0}, black_men = 0;
-        typename PositionIndex<V>::MenFrame frame{};
-        std::uint64_t offset = 0;
-    };
-
     template <class F>
-    static void for_each_predecessor(const Position<V>& after, const Side& table, MenCache& cache, F&& f) {
+    static void for_each_predecessor(const Position<V>& after, const Side& table, F&& f) {
         const Bitboard empty = after.empty();
         const Bitboard kings = after.kings_of(White);
         if (!kings) return;
-        if (after.men(White) != cache.white_men || after.men(Black) != cache.black_men) {
-            cache.white_men = after.men(White);
-            cache.black_men = after.men(Black);
-            cache.frame = table.index->men_frame(after);
-            cache.offset = table.offset(table.index->men_rank(cache.frame));
-        }
-        const auto& men = cache.frame;
-        const std::uint64_t offset = cache.offset;
+        const auto men = table.index->men_frame(after);
+        const std::uint64_t offset = table.offset(table.index->men_rank(men));
         const auto frame = table.index->king_frame(men, after.kings_of(Black));
         const Bitboard placed = extract_bits(kings, frame.squares);
         for (int k : bits_of{kings}) {
@@ -362,12 +348,11 @@ private:
 #pragma omp parallel if (words > parallel_words_)
         {
             typename PositionIndex<V>::Cursor cursor(*side.index);
-            MenCache men_cache;
 #pragma omp for schedule(dynamic, 16)
             for (std::uint64_t w = 0; w < words; ++w) {
                 for (int j : bits_of{side.selected.word(w)}) {
                     const Position<V> after = flip(cursor.at(side.global(w * 64 + std::uint64_t(j))));
-                    for_each_predecessor(after, prev, men_cache, [&](std::uint64_t q) {
+                    for_each_predecessor(after, prev, [&](std::uint64_t q) {
                         if (prev.resolved.test(q)) return;
                         const T v = load(prev.values[q]);
                         // What the position holds so far (kUnknown: nothing)

@@ -1,10 +1,8 @@
-// The generator's exact tables, NAME.raw: every position's exact value
-// (tables/values.hpp, 8 or 16 bits), capture positions included, in
-// PositionIndex order. They are table files like the ones engines probe
-// (docs/FORMAT.md), of metric `exact`, written for speed (large blocks,
-// zstd's fastest level, no don't-care) since the generator reads its
-// smaller tables back whole from them; `dtb verify` checks them, and the
-// compressed files engines probe are made from them.
+// Reading the exact tables, NAME.raw, that `dtb gen --keep-raw` writes
+// (gen/table_writer.hpp): every position's exact value (tables/values.hpp,
+// 8 or 16 bits), capture positions included, in PositionIndex order, as a
+// table file of metric `exact` (docs/FORMAT.md). Tests and scripts check
+// the generator and the probe against them.
 #pragma once
 
 #include <cstdint>
@@ -41,13 +39,6 @@ struct RawTable {
     // Decoded value of position i: a distance, or kDraw.
     int value(std::uint64_t i) const;
 };
-
-// Writes atomically (format/atomic_file.hpp); `values` has header.positions
-// symbols of header.symbol_bytes bytes. Throws on failure, naming the file.
-void write_raw_table(const std::filesystem::path& path, const RawTableHeader& header,
-                     std::span<const std::uint8_t> values);
-void write_raw_table(const std::filesystem::path& path, const RawTableHeader& header,
-                     std::span<const std::uint16_t> values);
 
 // Reads and checks a raw table (every checksum; the blocks decompressed in
 // parallel); throws std::runtime_error naming the file when it is missing,

@@ -49,13 +49,11 @@ public:
         for (std::size_t w = 0; w < words_.size(); ++w)
             before_[w + 1] = before_[w] + std::uint64_t(popcount(words_[w]));
     }
-    bool test(std::uint64_t x) const { return (words_[x / 64] >> (x % 64)) & 1; }
     // Members below x (x itself a member: its ordinal).
     std::uint64_t rank(std::uint64_t x) const {
         return before_[x / 64] + std::uint64_t(popcount(words_[x / 64] & ((std::uint64_t{1} << (x % 64)) - 1)));
     }
     std::uint64_t count() const { return before_.back(); }
-    std::uint64_t bytes() const { return (words_.size() + before_.size()) * 8; }
 
     template <class F>
     void for_each(F&& f) const {
