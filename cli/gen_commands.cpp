@@ -23,6 +23,7 @@ struct GenCommandOptions {
     int threads = 0;
     std::string only;
     std::string memory;
+    std::uint64_t split_above = GenerateOptions{}.split_pair_positions;
     bool keep_raw = false;
     bool json = false;
 };
@@ -41,6 +42,7 @@ void run_gen(const GenCommandOptions& c) {
     o.threads = c.threads;
     o.progress = ::isatty(STDERR_FILENO) && !c.json && cluster.size() == 1;
     o.keep_raw = c.keep_raw;
+    o.split_pair_positions = c.split_above;
     if (!c.memory.empty()) {
         const auto bytes = parse_memory_size(c.memory);
         if (!bytes) throw InputError("bad --memory '" + c.memory + "': give a size such as 2G, 1.5G or 512M");
@@ -60,7 +62,15 @@ void run_gen(const GenCommandOptions& c) {
         throw InputError("--pieces must be at least 2 (or give --only SIGNATURE)");
     }
     std::ostream& log = c.json ? std::cerr : std::cout;
-    const auto built = generate_tables(o, log);
+    std::vector<TableStats> built;
+    try {
+        built = generate_tables(o, log);
+    } catch (const std::exception& e) {
+        // Every process of an MPI run stops at the same point; each says why.
+        if (cluster.size() > 1)
+            std::cerr << "dtb gen, process " << cluster.rank() << " of " << cluster.size() << ": " << e.what() << '\n';
+        throw;
+    }
     if (cluster.rank() != 0) return;  // process 0 reports for all
     if (c.json) {
         Json tables = Json::array();
@@ -142,6 +152,10 @@ void add_gen_commands(CLI::App& app) {
                     "Keep the resident memory under this size (e.g. 2G, 512M; default: three quarters of the\n"
                     "machine's memory). A pair whose largest slice does not fit is refused, naming what it needs")
         ->default_str(format_bytes(default_memory_bytes()));
+    gen->add_option("--split-above", o->split_above,
+                    "Under mpirun: a pair of at least this many positions is solved by every process together,\n"
+                    "each taking a part of every slice; smaller pairs go whole to one process each")
+        ->capture_default_str();
     gen->add_flag("--keep-raw", o->keep_raw,
                   "Also keep each table's exact values (NAME.raw, one value per position, captures included)\n"
                   "for tests and scripts; engines and dtb verify need only the .wdl and .dtw files");

@@ -60,6 +60,14 @@ bool Cluster::any(bool mine) const {
     return out != 0;
 }
 
+std::vector<std::uint64_t> Cluster::sum(const std::vector<std::uint64_t>& mine) const {
+    if (size_ == 1) return mine;
+    static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
+    std::vector<std::uint64_t> out(mine.size());
+    MPI_Allreduce(mine.data(), out.data(), int(mine.size()), MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return out;
+}
+
 std::vector<TableStats> Cluster::gather(const std::vector<TableStats>& mine) const {
     static_assert(std::is_trivially_copyable_v<TableStats>, "TableStats travels as bytes");
     if (size_ == 1) return mine;
@@ -87,6 +95,7 @@ Cluster::Cluster() {
 Cluster::~Cluster() = default;
 void Cluster::barrier() const {}
 bool Cluster::any(bool mine) const { return mine; }
+std::vector<std::uint64_t> Cluster::sum(const std::vector<std::uint64_t>& mine) const { return mine; }
 std::vector<TableStats> Cluster::gather(const std::vector<TableStats>& mine) const { return mine; }
 
 #endif

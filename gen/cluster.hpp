@@ -4,6 +4,7 @@
 // call is trivial.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ public:
     // On every process: whether `mine` is true on any of them. Collective: a
     // failure on one process stops all of them at the same point.
     bool any(bool mine) const;
+    // On every process: the element-wise sum of `mine` over all processes
+    // (each passes the same length). Collective.
+    std::vector<std::uint64_t> sum(const std::vector<std::uint64_t>& mine) const;
     // On process 0: the stats of every process, in rank order; elsewhere
     // the process's own.
     std::vector<TableStats> gather(const std::vector<TableStats>& mine) const;

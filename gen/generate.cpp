@@ -100,7 +100,7 @@ void write_manifest(const std::filesystem::path& path, VariantId variant, const 
 }
 
 template <class V>
-std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateOptions& o) {
+std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateOptions& o, const Cluster* team) {
     reset_peak_resident_bytes();  // so that each manifest's peak is its own pair's
     ProgressLine progress_line(o.progress, table_basename(o.variant, key));
     PairSettings settings;
@@ -109,6 +109,7 @@ std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateO
     settings.memory = MemoryBudget(o.memory_bytes ? o.memory_bytes : default_memory_bytes());
     settings.keep_raw = o.keep_raw;
     settings.parallel_positions = o.parallel_positions;
+    settings.team = team;
     settings.progress = SolveProgress{[&](const std::string& stage, std::uint64_t done, std::uint64_t total) {
         if (o.stage_hook) o.stage_hook(key, stage);
         progress_line.update(stage, done, total);
@@ -142,21 +143,22 @@ std::vector<std::vector<MaterialSignature>> waves_of(const std::vector<MaterialS
     return waves;
 }
 
-// Which pairs of a wave process `rank` of `size` builds: the largest pair
-// first, each to the process with the fewest positions so far (the same
-// answer on every process, computed from nothing but the signatures).
+std::uint64_t pair_positions(VariantId variant, const MaterialSignature& key) {
+    return with_variant(variant, [&]<class V>() { return PositionIndex<V>(key).size(); });
+}
+
+// Which pairs of a wave process `rank` of `size` builds alone: the largest
+// pair first, each to the process with the fewest positions so far (the
+// same answer on every process, computed from nothing but the signatures).
 std::vector<MaterialSignature> share_of(VariantId variant, std::vector<MaterialSignature> wave, int rank, int size) {
-    const auto positions = [&](const MaterialSignature& key) {
-        return with_variant(variant, [&]<class V>() { return PositionIndex<V>(key).size(); });
-    };
     std::stable_sort(wave.begin(), wave.end(), [&](const MaterialSignature& a, const MaterialSignature& b) {
-        return positions(a) > positions(b);
+        return pair_positions(variant, a) > pair_positions(variant, b);
     });
     std::vector<std::uint64_t> load(std::size_t(size), 0);
     std::vector<MaterialSignature> mine;
     for (const MaterialSignature& key : wave) {
         const auto least = std::size_t(std::min_element(load.begin(), load.end()) - load.begin());
-        load[least] += positions(key);
+        load[least] += pair_positions(variant, key);
         if (int(least) == rank) mine.push_back(key);
     }
     return mine;
@@ -184,28 +186,52 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
     for (const MaterialSignature& key : solving_order(targets))
         if (!is_finished(o, key) || !is_finished(o, key.mirror())) todo.push_back(key);
     std::vector<TableStats> built;
+    const auto build = [&](const MaterialSignature& key, const Cluster* team) {
+        const auto stats = with_variant(o.variant, [&]<class V>() { return build_pair<V>(key, o, team); });
+        for (const TableStats& s : stats) {
+            write_manifest(manifest_path(o.dir, o.variant, s.signature), o.variant, s);
+            log_table(log, s);
+            built.push_back(s);
+        }
+    };
+    // A failure on one process (a damaged file, a full disk) stops every
+    // process at the same point, so none waits for ever: after each pair
+    // solved together, and at the end of each wave.
+    const auto stop_together = [&](const std::exception_ptr& failure) {
+        if (size == 1) {
+            if (failure) std::rethrow_exception(failure);
+            return;
+        }
+        if (!o.cluster->any(failure != nullptr)) return;
+        if (failure) std::rethrow_exception(failure);
+        throw std::runtime_error("another process of this run failed (its message names the cause)");
+    };
     for (const auto& wave : waves_of(todo)) {
-        // A failure on one process (a damaged file, a full disk) stops every
-        // process at the end of the wave, so none waits for ever.
+        // The large pairs first, each by every process together; then the
+        // others, each whole by one process.
+        std::vector<MaterialSignature> together, alone;
+        for (const MaterialSignature& key : wave)
+            (size > 1 && pair_positions(o.variant, key) >= o.split_pair_positions ? together : alone).push_back(key);
+        for (const MaterialSignature& key : together) {
+            std::exception_ptr failure;
+            try {
+                build(key, o.cluster);
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            stop_together(failure);
+        }
         std::exception_ptr failure;
         try {
-            for (const MaterialSignature& key : share_of(o.variant, wave, rank, size)) {
-                const auto stats = with_variant(o.variant, [&]<class V>() { return build_pair<V>(key, o); });
-                for (const TableStats& s : stats) {
-                    write_manifest(manifest_path(o.dir, o.variant, s.signature), o.variant, s);
-                    log_table(log, s);
-                    built.push_back(s);
-                }
-            }
+            for (const MaterialSignature& key : share_of(o.variant, alone, rank, size)) build(key, nullptr);
         } catch (...) {
-            if (size == 1) throw;
             failure = std::current_exception();
         }
-        if (size > 1 && o.cluster->any(failure != nullptr)) {
-            if (failure) std::rethrow_exception(failure);
-            throw std::runtime_error("another process of this run failed (its message names the cause)");
-        }
-        if (o.cluster) o.cluster->barrier();
+        stop_together(failure);
+    }
+    if (rank == 0) {
+        std::error_code busy;  // not empty: a pair was left unfinished
+        std::filesystem::remove(o.dir / ".dtb-work", busy);
     }
     return o.cluster ? o.cluster->gather(built) : built;
 }

@@ -33,6 +33,10 @@ struct GenerateOptions {
     // The processes of an MPI run (gen/cluster.hpp) that share the work;
     // null: this process alone.
     const class Cluster* cluster = nullptr;
+    // In an MPI run, a pair of at least this many positions is solved by
+    // every process together, each taking a part of every slice; smaller
+    // pairs go whole to one process each.
+    std::uint64_t split_pair_positions = std::uint64_t{1} << 24;
     // Slices smaller than this are solved on one thread (see LevelSolver).
     std::uint64_t parallel_positions = std::uint64_t{1} << 17;
 };

@@ -13,7 +13,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "format/table_file.hpp"
 #include "rules/variant.hpp"
@@ -45,6 +47,41 @@ inline std::filesystem::path pair_work_dir(const std::filesystem::path& dir, Var
 inline std::filesystem::path level_file_path(const std::filesystem::path& work, int level) {
     return work / ((level < 10 ? "level-0" : "level-") + std::to_string(level) + ".slice");
 }
+
+// The part of a level that process `part` of an MPI run solved
+// (docs/GENERATOR.md, "Many machines"): level-NN.part-P-of-N.slice.
+inline std::filesystem::path level_part_path(const std::filesystem::path& work, int level, int part, int parts) {
+    std::string name = level_file_path(work, level).stem().string();
+    name += ".part-" + std::to_string(part) + "-of-" + std::to_string(parts) + ".slice";
+    return work / name;
+}
+
+// Reads a level file in order, one block at a time (a level file is read
+// front to back, so one block per file is all a reader needs).
+class LevelFileReader {
+public:
+    // `file` may be null for a level without positions, which is never read.
+    explicit LevelFileReader(const format::TableFile* file) : file_(file) {}
+
+    std::uint16_t read(std::uint64_t index) {
+        const unsigned shift = file_->block_shift();
+        if (index >> shift != number_) {
+            auto block = file_->read_block(index >> shift);
+            if (!block) throw std::runtime_error(block.error().message);
+            data_ = std::move(*block);
+            number_ = index >> shift;
+            positions_ = file_->block_positions(number_);
+        }
+        return format::decode_symbol(data_.data(), positions_, std::uint32_t(index & ((std::uint64_t{1} << shift) - 1)),
+                                     16);
+    }
+
+private:
+    const format::TableFile* file_;
+    std::uint64_t number_ = ~std::uint64_t{0};
+    std::uint32_t positions_ = 0;
+    std::vector<std::uint8_t> data_;
+};
 
 inline format::TableDescription level_description(VariantId variant, const MaterialSignature& key,
                                                   std::uint32_t index_version) {

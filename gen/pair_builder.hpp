@@ -4,6 +4,12 @@
 // memory only until the level below has been initialised from it. When the
 // last level is done the pair's files are written in index order from the
 // scratch files, which are then removed.
+//
+// Under MPI a large pair is solved by a team of processes: each solves one
+// part of every level (a set of men placements closed under the king moves,
+// so the parts do not talk while they are solved), and after each level
+// every process reads the whole level back from the parts' files to solve
+// the level below (docs/GENERATOR.md, "Many machines").
 #pragma once
 
 #include <omp.h>
@@ -15,6 +21,7 @@
 
 #include "format/table_file.hpp"
 #include "gen/child_tables.hpp"
+#include "gen/cluster.hpp"
 #include "gen/level_file.hpp"
 #include "gen/level_solver.hpp"
 #include "gen/memory_budget.hpp"
@@ -32,6 +39,9 @@ struct PairSettings {
     bool keep_raw = false;
     std::uint64_t parallel_positions = std::uint64_t{1} << 17;
     SolveProgress progress;
+    // The processes that solve this pair together, each a part of every
+    // level; null (or a team of one): this process alone.
+    const Cluster* team = nullptr;
 };
 
 template <class V>
@@ -44,13 +54,16 @@ public:
         for (const auto& index : indexes_) levels_.emplace_back(index);
         level_count_ = 0;
         for (const auto& l : levels_) level_count_ = std::max(level_count_, l.levels());
+        if (settings.team && settings.team->size() > 1) {
+            part_ = settings.team->rank();
+            parts_ = settings.team->size();
+        }
     }
 
     // Solves what the scratch files do not hold yet and writes the pair's
     // files; returns the stats of each side.
     std::vector<TableStats> build() {
         const auto start = std::chrono::steady_clock::now();
-        std::filesystem::create_directories(work_);
         int symbol_bytes = 1;
         try {
             solve_levels<std::uint8_t>();
@@ -59,11 +72,19 @@ public:
             solve_levels<std::uint16_t>();
         }
         solve_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        // Each process counted the illegal slots of its own parts.
+        if (parts_ > 1) illegal_ = settings_.team->sum(illegal_);
         std::vector<TableStats> out;
-        for (std::size_t s = 0; s < indexes_.size(); ++s) out.push_back(write_side(int(s), symbol_bytes));
-        std::filesystem::remove_all(work_);
-        std::error_code busy;  // another pair's scratch files (another process of an MPI run)
-        std::filesystem::remove(work_.parent_path(), busy);
+        team_step([&] {
+            for (std::size_t s = 0; s < indexes_.size(); ++s)
+                if (int(s) % parts_ == part_) out.push_back(write_side(int(s), symbol_bytes));
+        });
+        // Left behind if it cannot be removed: a later run of the same
+        // pair starts by checking what it holds. (The parent directory is
+        // removed by generate_tables, once no process can be making another
+        // pair's directory in it.)
+        std::error_code left;
+        if (part_ == 0) std::filesystem::remove_all(work_, left);
         return out;
     }
 
@@ -99,12 +120,26 @@ public:
 private:
     using Readers = std::vector<typename ChildTables<V>::Reader>;
 
-    // One solved level: its members and its sides (which point into them).
+    // One solved level (or part of a level): its members and its sides
+    // (which point into them).
     template <class T>
     struct Level {
         std::vector<RankedBitmap> members;
         std::vector<LevelSide<V, T>> sides;
+        std::uint64_t positions() const {
+            std::uint64_t n = 0;
+            for (const auto& side : sides) n += side.size();
+            return n;
+        }
     };
+
+    // The part of each men placement of a level, per side, in the level's
+    // placement order; empty when the level is not cut into parts. A
+    // placement and its mirror image (where its king moves lead: the same
+    // men seen from the other side) are in the same part, so every king
+    // move stays in its part; the parts are runs of side 0's placements of
+    // nearly equal length.
+    using PartMap = std::vector<std::vector<std::uint16_t>>;
 
     std::uint64_t level_positions(int level) const {
         if (level >= level_count_) return 0;
@@ -113,53 +148,113 @@ private:
         return n;
     }
 
+    PartMap part_map(int level) const {
+        if (parts_ == 1) return {};
+        const RankedBitmap first = levels_[0].members(level);
+        const std::uint64_t n = first.count();
+        PartMap map(levels_.size());
+        for (std::size_t s = 0; s < levels_.size(); ++s) {
+            const RankedBitmap members = s == 0 ? first : levels_[s].members(level);
+            typename PositionIndex<V>::Cursor cursor(indexes_[s]);
+            const std::uint64_t k = indexes_[s].king_ways();
+            map[s].reserve(members.count());
+            members.for_each([&](std::uint64_t r) {
+                // Side 0 of a pair of two goes by its own order, the mirror
+                // side by its image's; a symmetric side by the lower of the two.
+                std::uint64_t o = 0;
+                if (s == 0 && indexes_.size() == 2) {
+                    o = first.rank(r);
+                } else {
+                    const std::uint64_t image = first.rank(indexes_[0].men_rank(flip(cursor.at(r * k))));
+                    o = s == 1 ? image : std::min(first.rank(r), image);
+                }
+                map[s].push_back(std::uint16_t(o * std::uint64_t(parts_) / n));
+            });
+        }
+        return map;
+    }
+
+    // A level, or only the placements of `part` when `map` is not empty.
     template <class T>
-    std::unique_ptr<Level<T>> make_level(int level) const {
+    std::unique_ptr<Level<T>> make_level(int level, const PartMap& map = {}, int part = 0) const {
         auto l = std::make_unique<Level<T>>();
         l->members.reserve(levels_.size());
-        for (const auto& side_levels : levels_) l->members.push_back(side_levels.members(level));
+        for (std::size_t s = 0; s < levels_.size(); ++s) {
+            RankedBitmap all = levels_[s].members(level);
+            if (map.empty()) {
+                l->members.push_back(std::move(all));
+                continue;
+            }
+            RankedBitmap mine(levels_[s].men_count());
+            std::size_t o = 0;
+            all.for_each([&](std::uint64_t r) {
+                if (map[s][o++] == part) mine.set(r);
+            });
+            mine.finish();
+            l->members.push_back(std::move(mine));
+        }
         for (std::size_t s = 0; s < levels_.size(); ++s) l->sides.emplace_back(indexes_[s], l->members[s]);
         return l;
     }
 
-    // Whether the scratch file of `level` is complete and sound.
-    bool level_done(int level) const {
-        const auto path = level_file_path(work_, level);
+    // Whether a scratch file is complete and sound; a damaged one is removed.
+    bool file_done(const std::filesystem::path& path, std::uint64_t positions) const {
         if (!std::filesystem::exists(path)) return false;
         auto file = format::TableFile::open(path, nullptr);
-        if (!file || (*file)->verify() || (*file)->position_count() != level_positions(level) ||
+        if (!file || (*file)->verify() || (*file)->position_count() != positions ||
             (*file)->header().table.material != file_material(key_)) {
-            std::filesystem::remove(path);  // made again below
+            std::error_code gone;  // another process of the team may have removed it first
+            std::filesystem::remove(path, gone);
             return false;
         }
         return true;
     }
+    bool level_done(int level) const { return file_done(level_file_path(work_, level), level_positions(level)); }
 
+    // Reads a whole level from its file, or from its parts' files when `map`
+    // is not empty; the capture bits too when asked.
     template <class T>
-    void load_level(int level, Level<T>& l) const {
-        auto file = format::TableFile::open(level_file_path(work_, level), nullptr);
-        if (!file) throw std::runtime_error(file.error().message);
-        BlockWindow window(std::size_t{1} << 18, std::size_t{1} << 17);
-        std::uint64_t at = 0;
-        for (auto& side : l.sides) {
+    void load_level(int level, Level<T>& l, const PartMap& map = {}, bool with_captures = false) const {
+        const int parts = map.empty() ? 1 : parts_;
+        std::vector<std::unique_ptr<format::TableFile>> files(static_cast<std::size_t>(parts));
+        std::vector<LevelFileReader> readers;
+        for (int p = 0; p < parts; ++p) {
+            const auto path = map.empty() ? level_file_path(work_, level) : level_part_path(work_, level, p, parts_);
+            if (std::filesystem::exists(path) || map.empty()) {  // a part without positions has no file
+                auto file = format::TableFile::open(path, nullptr);
+                if (!file) throw std::runtime_error(file.error().message);
+                files[std::size_t(p)] = std::move(*file);
+            }
+            readers.emplace_back(files[std::size_t(p)].get());
+        }
+        std::vector<std::uint64_t> at(static_cast<std::size_t>(parts), 0);  // the next position of each file
+        for (std::size_t s = 0; s < l.sides.size(); ++s) {
+            auto& side = l.sides[s];
             side.values.resize(side.size());
-            for (std::uint64_t i = 0; i < side.size(); ++i, ++at) {
-                const int v = level_value(window.read(**file, at));
+            if (with_captures) side.captures = Bitmap(side.size());
+            for (std::uint64_t i = 0; i < side.size(); ++i) {
+                const std::size_t p = map.empty() ? 0 : map[s][i / side.king_ways];
+                if (!files[p])
+                    throw std::runtime_error(level_part_path(work_, level, int(p), parts_).string() + ": missing");
+                const std::uint16_t symbol = readers[p].read(at[p]++);
+                const int v = level_value(symbol);
                 if (v != kDraw && v > ValueCodec<T>::kMaxDistance)
                     throw DistanceOverflow("a stored distance does not fit");
                 side.values[i] = encode_value<T>(v);
+                if (with_captures && level_capture(symbol)) side.captures.set(i);
             }
         }
+        for (int p = 0; p < parts; ++p)
+            if (files[std::size_t(p)] && at[std::size_t(p)] != files[std::size_t(p)]->position_count())
+                throw std::runtime_error(level_part_path(work_, level, p, parts_).string() + ": wrong size");
     }
 
     template <class T>
-    void write_level(int level, const Level<T>& l) const {
+    void write_level(const std::filesystem::path& path, const Level<T>& l) const {
         std::vector<const LevelSide<V, T>*> sides;
         for (const auto& s : l.sides) sides.push_back(&s);
         const std::uint64_t first_size = sides[0]->size();
-        format::write_table(level_file_path(work_, level),
-                            level_description(settings_.variant, key_, PositionIndex<V>::kVersion),
-                            level_positions(level),
+        format::write_table(path, level_description(settings_.variant, key_, PositionIndex<V>::kVersion), l.positions(),
                             format::SymbolSource<std::uint16_t>([&](std::uint64_t first, std::span<std::uint16_t> out) {
                                 for (std::size_t j = 0; j < out.size(); ++j) {
                                     const std::uint64_t i = first + j;
@@ -171,47 +266,118 @@ private:
                             {}, level_writer_options());
     }
 
+    // Runs `step` here, then lets every process of the team know whether it
+    // failed on any of them, so that all leave together: their collective
+    // calls stay in step, and none waits for ever on one that failed.
+    template <class F>
+    void team_step(F&& step) const {
+        std::exception_ptr failure;
+        bool overflow = false;
+        try {
+            step();
+        } catch (const DistanceOverflow&) {
+            overflow = true;  // every process starts again with wider values
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        const bool team = parts_ > 1;
+        if (team ? settings_.team->any(failure != nullptr) : failure != nullptr) {
+            if (failure) std::rethrow_exception(failure);
+            throw std::runtime_error("another process of this run failed while solving " + key_.name() +
+                                     " (its message names the cause)");
+        }
+        if (team ? settings_.team->any(overflow) : overflow) throw DistanceOverflow("a distance does not fit");
+    }
+
+    // Solves a level, or a part of one, from the level above.
+    template <class T>
+    void solve(int level, Level<T>& here, const Level<T>* above, Readers& readers) {
+        LevelSolver<V, T> solver(here.sides, above ? &above->sides : nullptr, readers, settings_.parallel_positions);
+        const std::string stage = "slice " + std::to_string(level) + " ";
+        solver.solve(SolveProgress{[&](const std::string& s, std::uint64_t done, std::uint64_t total) {
+            settings_.progress(stage + s, done, total);
+        }});
+        if constexpr (sizeof(T) > 2 || ValueCodec<T>::kMaxDistance > kLevelMaxDistance)
+            for (const auto& side : here.sides)
+                for (const T v : side.values)
+                    if (v != ValueCodec<T>::kDrawSymbol && int(v) > kLevelMaxDistance)
+                        throw std::runtime_error(key_.name() + ": a distance above " +
+                                                 std::to_string(kLevelMaxDistance) + " plies");
+        for (std::size_t s = 0; s < here.sides.size(); ++s) illegal_[s] += here.sides[s].illegal_slots;
+    }
+
+    // This process's part of a level, solved unless an earlier run did,
+    // then the whole level read back from every part (and written whole by
+    // process 0). Returns the whole level, the level above for the next.
+    template <class T>
+    std::unique_ptr<Level<T>> solve_part(int level, std::unique_ptr<Level<T>> above, Readers& readers) {
+        if (level_positions(level) == 0) return make_level<T>(level);
+        const PartMap map = part_map(level);
+        team_step([&] {
+            auto mine = make_level<T>(level, map, part_);
+            const auto path = level_part_path(work_, level, part_, parts_);
+            if (mine->positions() == 0) return;
+            if (file_done(path, mine->positions())) {
+                for (std::size_t s = 0; s < mine->sides.size(); ++s) illegal_[s] += mine->sides[s].count_illegal();
+                return;
+            }
+            solve(level, *mine, above.get(), readers);
+            write_level(path, *mine);
+        });
+        above.reset();
+        std::unique_ptr<Level<T>> here;
+        team_step([&] {
+            here = make_level<T>(level);
+            load_level(level, *here, map, part_ == 0);
+            if (part_ == 0) write_level(level_file_path(work_, level), *here);
+        });
+        team_step([&] {  // every process has read the parts
+            if (part_ == 0)
+                for (int p = 0; p < parts_; ++p) std::filesystem::remove(level_part_path(work_, level, p, parts_));
+        });
+        return here;
+    }
+
     template <class T>
     void solve_levels() {
-        const std::uint64_t need = solving_bytes(int(sizeof(T)));
-        if (need > settings_.memory.solving_bytes())
-            throw std::runtime_error(key_.name() + " needs " + format_bytes(need) + " to solve its largest slice; " +
-                                     settings_.memory.describe() + ": give more with --memory");
-        // Levels done in an earlier run (from the top down) are not solved
-        // again; the lowest of them is loaded as the level above.
         int level = level_count_ - 1;
-        illegal_.assign(indexes_.size(), 0);
-        for (; level >= 0 && (level_positions(level) == 0 || level_done(level)); --level) {
-            const auto done = make_level<T>(level);
-            for (std::size_t s = 0; s < done->sides.size(); ++s) illegal_[s] += done->sides[s].count_illegal();
-        }
-        if (level < 0) return;  // every slice is done: only the files are left to write
         std::unique_ptr<Level<T>> above;
-        if (level + 1 < level_count_) {
-            above = make_level<T>(level + 1);
-            load_level(level + 1, *above);
-        }
-        const ChildTables<V> children(settings_.dir, settings_.variant, reachable_signatures(key_));
+        std::unique_ptr<const ChildTables<V>> children;
         Readers readers;
-        const int threads = omp_get_max_threads();
-        for (int t = 0; t < threads; ++t) readers.emplace_back(children, settings_.memory.window_bytes(threads));
+        // Every failure in a step is known to every process of a team.
+        team_step([&] {
+            std::filesystem::create_directories(work_);
+            const std::uint64_t need = solving_bytes(int(sizeof(T)));
+            if (need > settings_.memory.solving_bytes())
+                throw std::runtime_error(key_.name() + " needs " + format_bytes(need) +
+                                         " to solve its largest slice; " + settings_.memory.describe() +
+                                         ": give more with --memory");
+            // Levels done in an earlier run (from the top down) are not
+            // solved again; the lowest of them is loaded as the level above.
+            // Each process counts the illegal slots of its own part of them.
+            illegal_.assign(indexes_.size(), 0);
+            for (; level >= 0 && (level_positions(level) == 0 || level_done(level)); --level) {
+                const auto done = make_level<T>(level, part_map(level), part_);
+                for (std::size_t s = 0; s < done->sides.size(); ++s) illegal_[s] += done->sides[s].count_illegal();
+            }
+            if (level < 0) return;  // every slice is done: only the files are left to write
+            if (level + 1 < level_count_) {
+                above = make_level<T>(level + 1);
+                load_level(level + 1, *above);
+            }
+            children = std::make_unique<ChildTables<V>>(settings_.dir, settings_.variant, reachable_signatures(key_));
+            const int threads = omp_get_max_threads();
+            for (int t = 0; t < threads; ++t) readers.emplace_back(*children, settings_.memory.window_bytes(threads));
+        });
         for (; level >= 0; --level) {
+            if (parts_ > 1) {
+                above = solve_part<T>(level, std::move(above), readers);
+                continue;
+            }
             auto here = make_level<T>(level);
-            if (level_positions(level) > 0) {
-                LevelSolver<V, T> solver(here->sides, above ? &above->sides : nullptr, readers,
-                                         settings_.parallel_positions);
-                const std::string stage = "slice " + std::to_string(level) + " ";
-                solver.solve(SolveProgress{[&](const std::string& s, std::uint64_t done, std::uint64_t total) {
-                    settings_.progress(stage + s, done, total);
-                }});
-                if constexpr (sizeof(T) > 2 || ValueCodec<T>::kMaxDistance > kLevelMaxDistance)
-                    for (const auto& side : here->sides)
-                        for (const T v : side.values)
-                            if (v != ValueCodec<T>::kDrawSymbol && int(v) > kLevelMaxDistance)
-                                throw std::runtime_error(key_.name() + ": a distance above " +
-                                                         std::to_string(kLevelMaxDistance) + " plies");
-                write_level(level, *here);
-                for (std::size_t s = 0; s < here->sides.size(); ++s) illegal_[s] += here->sides[s].illegal_slots;
+            if (here->positions() > 0) {
+                solve(level, *here, above.get(), readers);
+                write_level(level_file_path(work_, level), *here);
             }
             for (auto& side : here->sides) side.captures = Bitmap();
             above = std::move(here);
@@ -226,6 +392,7 @@ private:
     std::vector<PositionIndex<V>> indexes_;
     std::vector<SideLevels<V>> levels_;
     int level_count_ = 0;
+    int part_ = 0, parts_ = 1;            // this process's part of each level, and how many parts
     std::vector<std::uint64_t> illegal_;  // per side, over every level
     double solve_seconds_ = 0;
 };

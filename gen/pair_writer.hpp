@@ -20,12 +20,14 @@ public:
         // is all it needs, and a slot of its own per level never evicts
         // another level's block (a shared hashed window did, again and again,
         // in pairs whose men ranks alternate between many levels).
-        windows_.resize(std::size_t(omp_get_max_threads()) * files_.size());
+        readers_.reserve(std::size_t(omp_get_max_threads()) * files_.size());
+        for (int t = 0; t < omp_get_max_threads(); ++t)
+            for (const auto& file : files_) readers_.emplace_back(file.get());
     }
 
     // Symbols of positions first .. first + out.size() - 1; from any OpenMP thread.
     void fill(std::uint64_t first, std::span<std::uint16_t> out) {
-        Block* window = &windows_[std::size_t(omp_get_thread_num()) * files_.size()];
+        LevelFileReader* reader = &readers_[std::size_t(omp_get_thread_num()) * files_.size()];
         const std::uint64_t k = index_.king_ways();
         std::vector<std::int64_t> ordinal(std::size_t(levels_.levels()), -1);
         std::uint64_t rank = ~std::uint64_t{0}, at = 0;
@@ -41,7 +43,7 @@ public:
                 o = o < 0 ? std::int64_t(levels_.ordinal(rank, level)) : o + 1;
                 at = base_[std::size_t(level)] + std::uint64_t(o) * k;
             }
-            out[j] = window[level].read(*files_[std::size_t(level)], at + i % k);
+            out[j] = reader[level].read(at + i % k);
         }
     }
 
@@ -51,25 +53,7 @@ private:
     std::vector<std::unique_ptr<format::TableFile>>& files_;
     std::vector<std::uint64_t> base_;
 
-    // The block of one level file that a thread read last.
-    struct Block {
-        std::uint64_t number = ~std::uint64_t{0};
-        std::uint32_t positions = 0;
-        std::vector<std::uint8_t> data;
-        std::uint16_t read(const format::TableFile& file, std::uint64_t index) {
-            const unsigned shift = file.block_shift();
-            if (index >> shift != number) {
-                auto block = file.read_block(index >> shift);
-                if (!block) throw std::runtime_error(block.error().message);
-                data = std::move(*block);
-                number = index >> shift;
-                positions = file.block_positions(number);
-            }
-            return format::decode_symbol(data.data(), positions,
-                                         std::uint32_t(index & ((std::uint64_t{1} << shift) - 1)), 16);
-        }
-    };
-    std::vector<Block> windows_;  // thread t, level l: windows_[t * levels + l]
+    std::vector<LevelFileReader> readers_;  // thread t, level l: readers_[t * levels + l]
 };
 
 template <class V>

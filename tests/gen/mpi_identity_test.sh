@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # mpirun -np 3 dtb gen writes the same table files as one process does
-# (docs/GENERATOR.md, "Many machines"), and a second run over the same
-# directory finds nothing to do.
+# (docs/GENERATOR.md, "Many machines"), both when each pair goes whole to one
+# process and when every pair is split between the three (--split-above 0),
+# a run killed mid-slice is recovered by running it again, and a second run
+# over the same directory finds nothing to do.
 #   tests/gen/mpi_identity_test.sh DTB MPIEXEC
 set -euo pipefail
 dtb=$1
@@ -17,14 +19,45 @@ for variant in russian:4 international:3; do
   "$dtb" gen --variant "$name" --pieces "$pieces" --dir "$work/one" --threads 1 > /dev/null
   "$mpiexec" --oversubscribe -np 3 "$dtb" gen --variant "$name" --pieces "$pieces" --dir "$work/three" --threads 1 \
     > "$work/three.log"
+  "$mpiexec" --oversubscribe -np 3 "$dtb" gen --variant "$name" --pieces "$pieces" --dir "$work/split" --threads 1 \
+    --split-above 0 > "$work/split.log"
 done
 one=$(cd "$work/one" && ls ./*.wdl ./*.dtw | sort)
-three=$(cd "$work/three" && ls ./*.wdl ./*.dtw | sort)
-[ "$one" = "$three" ] || { echo "not the same set of files"; diff <(echo "$one") <(echo "$three"); exit 1; }
-for f in $one; do
-  cmp "$work/one/$f" "$work/three/$f" || { echo "$f differs"; exit 1; }
+for run in three split; do
+  other=$(cd "$work/$run" && ls ./*.wdl ./*.dtw | sort)
+  [ "$one" = "$other" ] || { echo "$run: not the same set of files"; diff <(echo "$one") <(echo "$other"); exit 1; }
+  for f in $one; do
+    cmp "$work/one/$f" "$work/$run/$f" || { echo "$run: $f differs"; exit 1; }
+  done
+  [ ! -e "$work/$run/.dtb-work" ] || [ -z "$(ls -A "$work/$run/.dtb-work")" ] || { echo "$run: scratch files left"; exit 1; }
 done
-[ ! -e "$work/three/.dtb-work" ] || [ -z "$(ls -A "$work/three/.dtb-work")" ] || { echo "scratch files left"; exit 1; }
+# A run killed while the parts of a slice are being written is recovered by
+# running the same command again.
+# (In a session of its own, so that every process of the run is killed, and
+# gone before the run is started again.)
+setsid "$mpiexec" --oversubscribe -np 3 "$dtb" gen --variant russian --pieces 4 --dir "$work/killed" --threads 1 \
+  --split-above 0 > /dev/null 2>&1 &
+run=$!
+killed=no
+for _ in $(seq 1 3000); do
+  if compgen -G "$work/killed/.dtb-work/*/level-*.part-*" > /dev/null; then
+    kill -KILL -- "-$run"
+    killed=yes
+    break
+  fi
+  sleep 0.01
+done
+{ wait "$run"; } 2> /dev/null || true
+while pgrep -s "$run" > /dev/null; do sleep 0.1; done
+[ "$killed" = yes ] || { echo "the run ended before any part of a slice was written"; exit 1; }
+"$mpiexec" --oversubscribe -np 3 "$dtb" gen --variant russian --pieces 4 --dir "$work/killed" --threads 1 \
+  --split-above 0 > /dev/null
+for f in $(cd "$work/killed" && ls ./*.wdl ./*.dtw); do
+  cmp "$work/one/$f" "$work/killed/$f" || { echo "after the kill: $f differs"; exit 1; }
+done
+[ "$(cd "$work/killed" && ls ./*.wdl ./*.dtw | wc -l)" = "$(cd "$work/one" && ls ./russian-*.wdl ./russian-*.dtw | wc -l)" ] ||
+  { echo "after the kill: files missing"; exit 1; }
+
 again=$("$mpiexec" --oversubscribe -np 3 "$dtb" gen --variant russian --pieces 4 --dir "$work/three" --threads 1)
 [ "$again" = "nothing to do: every table is already in $work/three" ] || { echo "second run: $again"; exit 1; }
-echo "OK: $(echo "$one" | wc -l) files identical with 1 and 3 processes"
+echo "OK: $(echo "$one" | wc -l) files identical with 1 and 3 processes, pairs whole or split"
