@@ -10,10 +10,11 @@ once. Values are for the side to move (moves(): for the side making the
 move); dtw counts plies to the end of the game, None for a draw.
 
 The variant of a FEN: the `variant=` keyword ("russian" or
-"international") of the call, else the one given to open_tablebase, else
-the FEN's squares: algebraic squares (a1..h8) are Russian, numbers above 32
-international. A FEN of numbers up to 32 alone names neither and raises
-BadFenError asking for variant=.
+"international") of the call, else the FEN's squares (algebraic squares,
+a1..h8, are Russian; numbers above 32 international), else the variant
+given to open_tablebase. A FEN of numbers up to 32 alone names neither, and
+without a variant from the call or the handle raises BadFenError asking
+for variant=.
 
 Errors are exceptions carrying the library's message, all subclasses of
 dtb.Error (with a `status` attribute, the C API's name of the reason):
@@ -156,8 +157,12 @@ class Tablebase:
         state = " closed" if self.closed else ""
         return f"<dtb.Tablebase {self._dirs!r}{state}>"
 
-    def _v(self, variant: Optional[str]) -> Optional[str]:
-        return _variant_name(variant) or self._variant
+    def _v(self, variant: Optional[str], fen: str) -> Optional[str]:
+        if variant is not None:
+            return _variant_name(variant)
+        if self._variant is not None and _dtb.variant_of_squares(fen) is None:
+            return self._variant
+        return None  # the C++ side reads the squares
 
     def max_pieces(self, variant: str) -> int:
         """The most pieces of any table of the variant in the directories (0 if none)."""
@@ -165,25 +170,25 @@ class Tablebase:
 
     def probe_wdl(self, fen: str, *, variant: Optional[str] = None) -> WDL:
         """The value for the side to move, from the WDL tables alone."""
-        return WDL(self._handle.probe_wdl(self._v(variant), fen))
+        return WDL(self._handle.probe_wdl(self._v(variant, fen), fen))
 
     def probe_dtw(self, fen: str, *, variant: Optional[str] = None) -> Value:
         """The value and the plies to the end of the game (None for a draw)."""
-        return _value(self._handle.probe_dtw(self._v(variant), fen))
+        return _value(self._handle.probe_dtw(self._v(variant, fen), fen))
 
     def best_move(self, fen: str, *, variant: Optional[str] = None) -> Optional[str]:
         """A move that realises the value (fastest win, longest loss, a drawing move); None when the side to
         move has no legal move (it has lost)."""
-        return self._handle.best_move(self._v(variant), fen)
+        return self._handle.best_move(self._v(variant, fen), fen)
 
     def line(self, fen: str, *, variant: Optional[str] = None) -> List[str]:
         """Best moves for both sides to the end of the game (dtw moves); empty for a draw or a lost position."""
-        return self._handle.line(self._v(variant), fen)
+        return self._handle.line(self._v(variant, fen), fen)
 
     def moves(self, fen: str, *, variant: Optional[str] = None) -> List[MoveValue]:
         """Every legal move with the value it leads to for the side making it, best first: winning fastest,
         then drawing, then losing slowest."""
-        return [MoveValue(move, WDL(wdl), dtw) for move, (wdl, dtw) in self._handle.moves(self._v(variant), fen)]
+        return [MoveValue(move, WDL(wdl), dtw) for move, (wdl, dtw) in self._handle.moves(self._v(variant, fen), fen)]
 
     def adjudicate(self, fen: str, moves_played: int, king_moves: Optional[int] = None, *,
                    variant: Optional[str] = None) -> Adjudication:
@@ -193,7 +198,7 @@ class Tablebase:
         if moves_played < 0 or (king_moves is not None and king_moves < 0):
             raise ValueError("moves_played and king_moves count moves: 0 or more")
         kings = moves_played if king_moves is None else king_moves
-        d = self._handle.adjudicate(self._v(variant), fen, moves_played, kings)
+        d = self._handle.adjudicate(self._v(variant, fen), fen, moves_played, kings)
         d["wdl"] = None if d["wdl"] is None else WDL(d["wdl"])
         d["rules_considered"] = [DrawRule(**r) for r in d["rules_considered"]]
         return Adjudication(moves_played=moves_played, king_moves_played=kings, **d)

@@ -131,6 +131,11 @@ PYBIND11_MODULE(_dtb, m) {
         const dtb_position pos = read_position(variant, fen);
         return dtb::python::play(pos.variant, dtb::python::fen_of(pos), move);
     });
+    m.def("variant_of_squares", [](const std::string& fen) -> Variant {
+        const auto code = dtb::python::variant_of_squares(fen);
+        if (!code) return std::nullopt;
+        return *code == DTB_RUSSIAN ? "russian" : "international";
+    });
     m.def("start_fen",
           [](const std::string& variant) { return dtb::python::start_fen(dtb::python::variant_code(variant)); });
 }

@@ -41,9 +41,8 @@ def test_a_fen_of_numbers_up_to_32_needs_a_variant(tb):
     assert tb.probe_dtw("W:W21:B9", variant="russian") != tb.probe_dtw("W:W21:B9", variant="international")
     with dtb.open_tablebase(tb.dirs, variant="russian") as russian:
         assert russian.probe_dtw("W:W21:B9") == tb.probe_dtw("W:W21:B9", variant="russian")
-        # The FEN's own squares win over the handle's variant only where they are unambiguous: never.
-        with pytest.raises(dtb.BadFenError):
-            russian.probe_dtw("W:W45:B9")
+        # Squares that name the variant win over the handle's.
+        assert russian.probe_dtw("W:W45:B9") == tb.probe_dtw("W:W45:B9", variant="international")
 
 
 def test_an_unknown_variant_is_a_value_error(tb):
