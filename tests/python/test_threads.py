@@ -3,6 +3,7 @@
 import os
 import shutil
 import subprocess
+import sys
 import threading
 import time
 
@@ -53,7 +54,8 @@ def test_a_probe_waiting_for_a_table_file_lets_other_threads_run(tables, tmp_pat
             shutil.copy(f, d / f.name)
     fifo = d / "russian-KKvK.wdl"
     os.mkfifo(fifo)
-    rescue = subprocess.Popen(["sh", "-c", f"sleep 20; exec 3> '{fifo}'"])
+    rescue = subprocess.Popen([sys.executable, "-c", "import os, sys, time; time.sleep(20); "
+                               "os.close(os.open(sys.argv[1], os.O_WRONLY))", str(fifo)])
     outcome = {}
 
     def probe():
@@ -67,20 +69,23 @@ def test_a_probe_waiting_for_a_table_file_lets_other_threads_run(tables, tmp_pat
         with dtb.open_tablebase(d) as tb:
             t = threading.Thread(target=probe)
             t.start()
-            time.sleep(0.5)
-            ran_while_blocked = t.is_alive() and "done" not in outcome
-            # Now be the writer: the probe goes on, and finds no regular file.
-            # (Without a reader waiting, as after the helper came, there is
-            # nothing to open.)
-            try:
-                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-            except OSError:
-                pass
+            # Be the writer once the probe waits in open(): a non-blocking
+            # open for writing succeeds only while a reader is there. That
+            # this loop runs at all then is the point. The probe goes on
+            # and finds no regular file.
+            opened_while_it_waited = False
+            deadline = time.monotonic() + 10
+            while not opened_while_it_waited and time.monotonic() < deadline and "done" not in outcome:
+                try:
+                    os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+                    opened_while_it_waited = True
+                except OSError:  # no reader yet
+                    time.sleep(0.01)
             t.join()
     finally:
         rescue.kill()
         rescue.wait()
-    assert ran_while_blocked, "the probe held the GIL while it waited for the table file"
+    assert opened_while_it_waited, "the probe held the GIL while it waited for the table file"
     assert isinstance(outcome.get("error"), dtb.TableIOError)
     assert "russian-KKvK.wdl" in str(outcome["error"])
 
