@@ -31,7 +31,10 @@ endforeach()
 list(FILTER portable_sources EXCLUDE REGEX "/format/(writer|whole_table|atomic_file)\\.cpp$")
 
 add_library(dtb_probe_install STATIC ${portable_sources})
+# Position-independent, so that shared objects link it too: an engine's
+# plugin, the Python module (python/).
 set_target_properties(dtb_probe_install PROPERTIES
+  POSITION_INDEPENDENT_CODE ON
   OUTPUT_NAME dtb_probe
   EXPORT_NAME probe
   ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/install-lib)  # apart from the in-tree libdtb_probe.a

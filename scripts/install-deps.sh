@@ -8,7 +8,7 @@
 set -euo pipefail
 
 build=(build-essential cmake pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev)
-tests=(libgtest-dev libgmock-dev libbenchmark-dev clang-format libopenmpi-dev openmpi-bin)
+tests=(libgtest-dev libgmock-dev libbenchmark-dev clang-format libopenmpi-dev openmpi-bin python3-pybind11 python3-dev python3-pytest)
 
 case "${1:-}" in
   "") packages=("${build[@]}" "${tests[@]}") ;;

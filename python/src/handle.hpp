@@ -1,0 +1,67 @@
+// A dtb_tablebase handle (dtb/probe.h) for the Python module: every call
+// goes through the C API, the calls an engine makes, and reports a failure
+// as StatusError with the library's message. Nothing here touches Python
+// objects, so the module calls it with the GIL released: any number of
+// threads may probe one handle at once, as the C API allows; close() waits
+// for the probes running on it.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "dtb/probe.h"
+
+namespace dtb::python {
+
+// A legal move and the value it leads to, for the side making it.
+struct RootMove {
+    std::string move;
+    dtb_value value;
+};
+
+// dtb_adjudicate's answer, its verdict in words and the position's FEN.
+struct Adjudicated {
+    dtb_adjudication a;
+    std::string verdict;
+    std::string fen;
+};
+
+class Handle {
+public:
+    // Opens the tables in `dirs` with a block cache of `cache_bytes`.
+    Handle(const std::vector<std::string>& dirs, std::size_t cache_bytes);
+    ~Handle() { close(); }
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+
+    // Frees the handle once no probe runs on it; later probes raise
+    // ValueError. Closing twice is allowed.
+    void close();
+    bool closed() const;
+
+    int max_pieces(int variant) const;
+    dtb_value probe_wdl(const dtb_position& pos) const;
+    dtb_value probe_dtw(const dtb_position& pos) const;
+    // nullopt when the side to move has no legal move (it has lost).
+    std::optional<std::string> best_move(const dtb_position& pos) const;
+    // The line to the end of the game; empty for a draw or a lost position.
+    std::vector<std::string> line(const dtb_position& pos) const;
+    // Every legal move with its value, best first: winning fastest, then
+    // drawing, then losing slowest (generation order among equals).
+    std::vector<RootMove> moves(const dtb_position& pos) const;
+    Adjudicated adjudicate(const dtb_position& pos, int moves_played, int king_moves_played) const;
+
+private:
+    // The open handle, under a shared lock that close() waits for.
+    template <class F>
+    auto with_handle(F&& f) const;
+    [[noreturn]] void fail(int status) const;
+
+    mutable std::shared_mutex mutex_;
+    dtb_tablebase* tb_ = nullptr;
+};
+
+}  // namespace dtb::python
