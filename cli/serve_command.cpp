@@ -9,11 +9,14 @@
 // waits for them with sigwait and calls stop(), which a signal handler may
 // not.
 #include <httplib.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <iostream>
 #include <thread>
 
@@ -41,7 +44,8 @@ constexpr std::size_t kMaxQueuedConnections = 1024;
 void send_json(httplib::Response& res, const serve::Reply& reply) {
     res.status = reply.status;
     res.set_header("Access-Control-Allow-Origin", "*");
-    res.set_content(reply.body.dump(), "application/json; charset=utf-8");
+    // A FEN quoted in an error may hold bytes that are not UTF-8: replaced, not thrown on.
+    res.set_content(reply.body.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json; charset=utf-8");
 }
 
 std::string_view content_type(std::string_view name) {
@@ -140,6 +144,27 @@ void announce(const ServeOptions& o, dtb_tablebase* tb, int port) {
     std::cout.flush();  // a test or a supervisor reads this line to find the port
 }
 
+// cpp-httplib 0.11 listens with a backlog of 5 connections, compiled into
+// Debian's library: a burst of clients beyond that has its connections
+// dropped and retried a second later. Linux takes a second listen() on a
+// listening socket as a new backlog, so the server's socket, found by its
+// port, is given the system's largest.
+void raise_listen_backlog(int port) {
+    for (int fd = 3; fd < 1024; ++fd) {
+        int listening = 0;
+        socklen_t length = sizeof listening;
+        if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) != 0 || !listening) continue;
+        sockaddr_storage address{};
+        socklen_t address_length = sizeof address;
+        if (getsockname(fd, reinterpret_cast<sockaddr*>(&address), &address_length) != 0) continue;
+        const int bound = address.ss_family == AF_INET ? ntohs(reinterpret_cast<const sockaddr_in&>(address).sin_port)
+                          : address.ss_family == AF_INET6
+                              ? ntohs(reinterpret_cast<const sockaddr_in6&>(address).sin6_port)
+                              : -1;
+        if (bound == port) ::listen(fd, SOMAXCONN);
+    }
+}
+
 void run_serve(const ServeOptions& o) {
     if (o.port < 0 || o.port > 65535) throw InputError("--port " + std::to_string(o.port) + ": 0 to 65535");
     if (o.threads < 1 || o.threads > 256) throw InputError("--threads " + std::to_string(o.threads) + ": 1 to 256");
@@ -152,6 +177,8 @@ void run_serve(const ServeOptions& o) {
     sigaddset(&stop_signals, SIGINT);
     sigaddset(&stop_signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    // A client that closes its end while an answer is written must not end the server.
+    std::signal(SIGPIPE, SIG_IGN);
 
     httplib::Server server;
     const auto threads = static_cast<std::size_t>(o.threads);
@@ -165,6 +192,7 @@ void run_serve(const ServeOptions& o) {
     if (port < 0)
         throw std::runtime_error("cannot listen on " + url_of(o.bind, o.port) +
                                  ": the address is in use or not one of this machine's");
+    raise_listen_backlog(port);
     announce(o, tables.get(), port);
 
     std::atomic<bool> signalled = false;
