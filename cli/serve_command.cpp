@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <iostream>
 #include <thread>
@@ -198,14 +199,18 @@ void run_serve(const ServeOptions& o) {
     raise_listen_backlog(port);
     announce(o, tables.get(), port);
 
-    std::atomic<bool> signalled = false;
-    std::thread waiter([&server, &stop_signals, &signalled] {
+    std::atomic<bool> signalled = false, finished = false;
+    std::thread waiter([&] {
         int signal = 0;
         sigwait(&stop_signals, &signal);
         signalled = true;
+        // stop() does nothing before the server runs: a signal that comes
+        // first waits for it.
+        while (!server.is_running() && !finished) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         server.stop();
     });
     const bool listened = server.listen_after_bind();
+    finished = true;
     // If the server ended on its own, the waiter still waits: wake it.
     if (!signalled) pthread_kill(waiter.native_handle(), SIGTERM);
     waiter.join();

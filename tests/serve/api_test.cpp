@@ -390,6 +390,15 @@ TEST(Serve, AnnouncesWhereItListensAndStopsCleanly) {
     EXPECT_EQ(server.stop(), 0);
 }
 
+// A signal as soon as the server has said where it listens, maybe before
+// it accepts: it still stops, at once and cleanly.
+TEST(Serve, StopsWhenSignalledRightAfterStarting) {
+    for (int i = 0; i < 5; ++i) {
+        Server server(1);
+        EXPECT_EQ(server.stop(), 0);
+    }
+}
+
 TEST(Serve, ServesTheExplorer) {
     Server server(2);
     auto client = server.client();
