@@ -163,6 +163,21 @@ async function exploreVariant(page, variant, setup, phone) {
   await tap(page, "#nav-start", phone);
   shown = await settled(page);
   assert.equal(shown.fen, start.fen);
+
+  // Playing on the board: the piece, then where it goes (the best move).
+  const best = await page.evaluate(async (variant, fen) => {
+    const res = await fetch(`/api/v1/${variant}?fen=${encodeURIComponent(fen)}`);
+    return (await res.json()).moves[0];
+  }, variant, start.fen);
+  await tap(page, `.square[data-square="${best.from}"]`, phone);
+  await page.waitForSelector(`.square[data-square="${best.to}"].target`);
+  await tap(page, `.square[data-square="${best.to}"]`, phone);
+  shown = await settled(page);
+  assert.equal(shown.fen, best.fen, "the move played on the board");
+  agreesWithProbe(variant, shown);
+  await tap(page, "#nav-back", phone);
+  shown = await settled(page);
+  assert.equal(shown.fen, start.fen);
   return start;
 }
 
