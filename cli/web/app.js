@@ -324,17 +324,17 @@ function renderLine() {
   const first = parseFen(state.variant, b.history[0].fen);
   let white = first ? first.side === "W" : true;
   let number = 1;
-  const plies = [];
-  for (let i = 1; i < b.history.length; i++) plies.push({ text: b.history[i].move, played: true, target: i });
+  const items = [];
+  for (let i = 1; i < b.history.length; i++) items.push({ text: b.history[i].move, played: true, target: i });
   if (state.line && b.index === b.history.length - 1) {
-    state.line.line.forEach((p, k) => plies.push({ text: p.move, played: false, target: b.index + k + 1 }));
+    state.line.line.forEach((p, k) => items.push({ text: p.move, played: false, target: b.index + k + 1 }));
   }
-  if (plies.length === 0) {
+  if (items.length === 0) {
     const a = state.answer;
     const text = !a ? "" : a.wdl === "draw" ? "A draw has no line to the end." : a.dtw === 0 ? "The game is over." : "";
     box.appendChild(el("span", "empty", text));
   }
-  plies.forEach((p, i) => {
+  items.forEach((p, i) => {
     if (white) box.appendChild(el("span", "ply-number", `${number}.`));
     else if (i === 0) box.appendChild(el("span", "ply-number", `${number}…`));
     const button = el("button", p.played ? "ply played" : "ply future", p.text);
