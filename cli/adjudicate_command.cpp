@@ -26,6 +26,8 @@
 #include "cli/draw_rule_text.hpp"
 #include "cli/options.hpp"
 #include "cli/pdn_input.hpp"
+#include "cli/position_json.hpp"
+#include "cli/position_query.hpp"
 #include "dtb/probe.h"
 #include "probe/material_report.hpp"
 #include "probe/tablebase.hpp"
@@ -80,45 +82,6 @@ dtb_position c_position(int variant, const std::string& fen) {
     return pos;
 }
 
-Json rules_considered_json(const dtb_adjudication& a) {
-    Json rules = Json::array();
-    for (std::size_t i = 0; i < a.n_rules; ++i) {
-        const dtb_draw_rule& r = a.rules[i];
-        Json j{{"rule", r.id}, {"title", r.title}, {"limit_moves", r.limit}, {"applies", r.applies != 0}};
-        if (r.applies) {
-            j["moves_played"] = r.moves_made;
-            j["moves_left"] = r.moves_left;
-            j["ends_first"] = r.ends_first != 0;
-        } else {
-            j["why_not"] = dtb_rule_note(r.why_not);
-        }
-        rules.push_back(j);
-    }
-    return rules;
-}
-
-Json adjudication_json(const dtb_adjudication& a) {
-    const bool has_rule = a.rule >= 0;
-    Json also = Json::array();
-    for (std::size_t i = 0; i < a.n_rules; ++i)
-        if (a.rules[i].ends_first && int(i) != a.rule) also.push_back(a.rules[i].id);
-    return Json{
-        {"rule", has_rule ? Json(a.rules[a.rule].id) : Json(nullptr)},
-        {"rule_title", has_rule ? Json(a.rules[a.rule].title) : Json(nullptr)},
-        {"limit_moves", has_rule ? Json(a.limit_moves) : Json(nullptr)},
-        {"moves_left", has_rule ? Json(a.moves_left) : Json(nullptr)},
-        {"winnable", a.winnable != 0},
-        {"exact", a.exact != 0},
-        {"moves_needed", a.moves_needed >= 0 ? Json(a.moves_needed) : Json(nullptr)},
-        {"verdict", verdict_text(a)},
-        {"basis", dtb_basis_name(a.basis)},
-        {"stronger_side", a.stronger_side < 0 ? Json(nullptr) : Json(a.stronger_side == DTB_WHITE ? "white" : "black")},
-        {"wdl", has_rule ? Json(wdl_word(a.wdl)) : Json(nullptr)},
-        {"dtw", a.dtw >= 0 ? Json(a.dtw) : Json(nullptr)},
-        {"also_ending_then", also},
-        {"rules_considered", rules_considered_json(a)}};
-}
-
 // --------------------------------------------------------------------------
 // --fen
 
@@ -162,12 +125,8 @@ void run_fen(const AdjudicateCommandOptions& o) {
     const dtb_position pos = c_position(variant, o.fen);
     Tables tables(o.dirs);
     const dtb_adjudication a = tables.adjudicate(pos, moves, king_moves);
-    char fen[512];
-    dtb_position_to_fen(&pos, fen, sizeof fen);
-    if (!o.json) return print_adjudication(pos, fen, moves, king_moves, a);
-    Json j{{"variant", o.variant}, {"fen", fen}, {"moves_played", moves}, {"king_moves_played", king_moves}};
-    j.update(adjudication_json(a));
-    print_json(j);
+    if (!o.json) return print_adjudication(pos, fen_of(pos), moves, king_moves, a);
+    print_json(adjudicate_json(o.variant, pos, moves, king_moves, a));
 }
 
 // --------------------------------------------------------------------------

@@ -16,6 +16,7 @@ void add_gen_commands(CLI::App& app);
 void add_probe_commands(CLI::App& app);
 void add_adjudicate_commands(CLI::App& app);
 void add_analyze_commands(CLI::App& app);
+void add_serve_commands(CLI::App& app);
 }  // namespace dtb
 
 int main(int argc, char** argv) {
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
     dtb::add_probe_commands(app);
     dtb::add_adjudicate_commands(app);
     dtb::add_analyze_commands(app);
+    dtb::add_serve_commands(app);
     app.footer(dtb::kExitStatus);
     for (CLI::App* command : app.get_subcommands({})) command->footer(dtb::kExitStatus);
     try {

@@ -14,6 +14,8 @@
 
 #include "cli/c_api.hpp"
 #include "cli/options.hpp"
+#include "cli/position_json.hpp"
+#include "cli/position_query.hpp"
 #include "dtb/probe.h"
 #include "probe/convert.hpp"
 #include "probe/table_inventory.hpp"
@@ -33,70 +35,24 @@ struct ProbeOptions {
     bool json = false;
 };
 
-// What went wrong with one position. bad_input: the FEN or the position
-// (exit status 2); otherwise the tables could not answer (exit status 1).
-struct ProbeError {
-    bool bad_input;
-    std::string message;
-};
-
-struct ProbeReport {
-    dtb_position position{};
-    std::string fen;
-    dtb_value value{};
-    std::optional<std::string> best_move;
-    std::vector<std::string> pv;
-};
-
+// Answers FENs from tables opened once (position_query.hpp asks, through
+// the C API).
 class Prober {
 public:
     Prober(const std::string& variant, const std::vector<std::string>& dirs)
-        : tables_(dirs), tb_(tables_.get()), variant_(c_variant(variant)) {}
+        : tables_(dirs), variant_(c_variant(variant)) {}
 
     // The report of one FEN, or why there is none.
-    std::variant<ProbeReport, ProbeError> probe(const std::string& fen) {
-        ProbeReport r;
-        char err[1024];
-        if (dtb_position_from_fen(variant_, fen.c_str(), &r.position, err, sizeof err) != DTB_OK)
-            return ProbeError{true, err};
-        char text[512];
-        dtb_position_to_fen(&r.position, text, sizeof text);
-        r.fen = text;
-        if (const int s = dtb_probe_dtw(tb_, &r.position, &r.value); s != DTB_OK) return failure(s);
-        dtb_move best;
-        const int s = dtb_best_move(tb_, &r.position, &best, nullptr);
-        if (s == DTB_OK)
-            r.best_move = best.text;
-        else if (s != DTB_NO_MOVE)
-            return failure(s);
-        if (r.value.wdl != DTB_DRAW && r.value.dtw > 0) {
-            std::vector<dtb_move> line(static_cast<std::size_t>(r.value.dtw));
-            std::size_t length = 0;
-            if (const int s2 = dtb_principal_variation(tb_, &r.position, line.data(), line.size(), &length, nullptr);
-                s2 != DTB_OK)
-                return failure(s2);
-            for (std::size_t i = 0; i < length; ++i) r.pv.push_back(line[i].text);
-        }
-        return r;
+    Answer<ProbeReport> probe(const std::string& fen) {
+        const auto pos = position_from_fen(variant_, fen);
+        if (const auto* e = std::get_if<QueryError>(&pos)) return *e;
+        return probe_report(tables_.get(), std::get<dtb_position>(pos));
     }
 
-    int variant() const { return variant_; }
-
 private:
-    ProbeError failure(int status) const { return ProbeError{status == DTB_BAD_POSITION, dtb_error_message(tb_)}; }
-
     OpenTables tables_;
-    dtb_tablebase* tb_;
     int variant_;
 };
-
-Json report_json(const ProbeReport& r) {
-    return Json{{"fen", r.fen},
-                {"wdl", wdl_word(r.value.wdl)},
-                {"dtw", r.value.wdl == DTB_DRAW ? Json(nullptr) : Json(r.value.dtw)},
-                {"best_move", r.best_move ? Json(*r.best_move) : Json(nullptr)},
-                {"pv", r.pv}};
-}
 
 // "1. c3-d4 h8-g7 2. d4-e5", or "1... h8-g7 2. c3-d4" with Black to move.
 std::string numbered_line(const std::vector<std::string>& moves, bool white_first) {
@@ -158,8 +114,8 @@ void run_probe(const ProbeOptions& o) {
     Prober prober(o.variant, o.dirs);
     if (!o.fen.empty()) {
         auto result = prober.probe(o.fen);
-        if (const auto* e = std::get_if<ProbeError>(&result)) {
-            if (e->bad_input) throw InputError(e->message);
+        if (const auto* e = std::get_if<QueryError>(&result)) {
+            if (e->bad_input()) throw InputError(e->message);
             throw std::runtime_error(e->message);
         }
         const auto& r = std::get<ProbeReport>(result);
@@ -179,8 +135,8 @@ void run_probe(const ProbeOptions& o) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         auto result = prober.probe(line);
-        if (const auto* e = std::get_if<ProbeError>(&result)) {
-            (e->bad_input ? bad_input : failed) = true;
+        if (const auto* e = std::get_if<QueryError>(&result)) {
+            (e->bad_input() ? bad_input : failed) = true;
             if (o.json)
                 print_json(Json{{"fen", line}, {"error", e->message}});
             else

@@ -1,0 +1,126 @@
+#include "cli/position_query.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+#include "rules/notation.hpp"
+
+namespace dtb {
+
+namespace {
+
+QueryError failure(dtb_tablebase* tb, int status) { return QueryError{status, dtb_error_message(tb)}; }
+
+// The order of values for the side making a move: higher is better. A win
+// sooner is better than a win later, a loss later better than one sooner.
+long long move_rank(const dtb_value& v) {
+    if (v.wdl == DTB_WIN) return 2'000'000 - v.dtw;
+    if (v.wdl == DTB_DRAW) return 0;
+    return -2'000'000 + v.dtw;
+}
+
+}  // namespace
+
+Answer<dtb_position> position_from_fen(int variant, const std::string& fen) {
+    dtb_position pos;
+    char err[1024];
+    if (const int s = dtb_position_from_fen(variant, fen.c_str(), &pos, err, sizeof err); s != DTB_OK)
+        return QueryError{s == DTB_BAD_ARGUMENT ? DTB_BAD_ARGUMENT : DTB_BAD_POSITION, err};
+    return pos;
+}
+
+std::string fen_of(const dtb_position& pos) {
+    char text[512];
+    dtb_position_to_fen(&pos, text, sizeof text);
+    return text;
+}
+
+std::string numeric_move_text(int variant, const dtb_move& move) {
+    if (variant != DTB_RUSSIAN) return move.text;
+    // The squares between the separators ('-' for a move, ':' for a capture).
+    const std::string_view text = move.text;
+    std::string out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find_first_of("-:", start), text.size());
+        const std::string_view name = text.substr(start, end - start);
+        const auto bit = parse_square<Russian>(name);
+        out += bit ? std::to_string(square_number<Russian>(*bit)) : std::string(name);
+        if (end < text.size()) out += text[end];
+        start = end + 1;
+    }
+    return out;
+}
+
+Answer<ProbeReport> probe_report(dtb_tablebase* tb, const dtb_position& pos) {
+    ProbeReport r;
+    r.position = pos;
+    r.fen = fen_of(pos);
+    if (const int s = dtb_probe_dtw(tb, &pos, &r.value); s != DTB_OK) return failure(tb, s);
+    dtb_move best;
+    const int s = dtb_best_move(tb, &pos, &best, nullptr);
+    if (s == DTB_OK)
+        r.best_move = best.text;
+    else if (s != DTB_NO_MOVE)
+        return failure(tb, s);
+    if (r.value.wdl != DTB_DRAW && r.value.dtw > 0) {
+        std::vector<dtb_move> line(static_cast<std::size_t>(r.value.dtw));
+        std::size_t length = 0;
+        if (const int s2 = dtb_principal_variation(tb, &pos, line.data(), line.size(), &length, nullptr); s2 != DTB_OK)
+            return failure(tb, s2);
+        for (std::size_t i = 0; i < length; ++i) r.pv.push_back(line[i].text);
+    }
+    return r;
+}
+
+Answer<std::vector<ValuedMove>> probe_moves(dtb_tablebase* tb, const dtb_position& pos) {
+    std::vector<dtb_root_move> root(64);
+    std::size_t count = 0;
+    int s = dtb_probe_root(tb, &pos, root.data(), root.size(), &count);
+    if (s == DTB_BUFFER_TOO_SMALL) {
+        root.resize(count);
+        s = dtb_probe_root(tb, &pos, root.data(), root.size(), &count);
+    }
+    if (s != DTB_OK) return failure(tb, s);
+    std::vector<ValuedMove> moves;
+    for (std::size_t i = 0; i < count; ++i) {
+        ValuedMove m{root[i].move, root[i].value, {}};
+        if (const int s2 = dtb_position_after(&pos, &m.move, &m.after); s2 != DTB_OK) return failure(tb, s2);
+        moves.push_back(m);
+    }
+    std::stable_sort(moves.begin(), moves.end(),
+                     [](const ValuedMove& a, const ValuedMove& b) { return move_rank(a.value) > move_rank(b.value); });
+    return moves;
+}
+
+bool must_capture(const std::vector<ValuedMove>& moves) { return !moves.empty() && moves.front().move.n_captured > 0; }
+
+Answer<std::vector<LinePly>> probe_line(dtb_tablebase* tb, const dtb_position& pos, const dtb_value& value) {
+    std::vector<LinePly> plies;
+    if (value.wdl == DTB_DRAW || value.dtw <= 0) return plies;
+    std::vector<dtb_move> line(static_cast<std::size_t>(value.dtw));
+    std::size_t length = 0;
+    if (const int s = dtb_principal_variation(tb, &pos, line.data(), line.size(), &length, nullptr); s != DTB_OK)
+        return failure(tb, s);
+    // Along the line each ply takes one off the distance and hands the
+    // value to the other side: a win in d is a loss in d - 1 after it.
+    dtb_position at = pos;
+    dtb_value v = value;
+    for (std::size_t i = 0; i < length; ++i) {
+        LinePly ply{line[i], {}, {-v.wdl, v.dtw - 1}};
+        if (const int s = dtb_position_after(&at, &ply.move, &ply.after); s != DTB_OK) return failure(tb, s);
+        plies.push_back(ply);
+        at = ply.after;
+        v = ply.value;
+    }
+    return plies;
+}
+
+Answer<dtb_adjudication> adjudicate(dtb_tablebase* tb, const dtb_position& pos, int moves_played,
+                                    int king_moves_played) {
+    dtb_adjudication a;
+    if (const int s = dtb_adjudicate(tb, &pos, moves_played, king_moves_played, &a); s != DTB_OK) return failure(tb, s);
+    return a;
+}
+
+}  // namespace dtb

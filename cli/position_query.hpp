@@ -1,0 +1,85 @@
+// What dtb probe, dtb adjudicate and dtb serve ask the tables about one
+// position: its value, best move and line, every move with its value, the
+// line to the end with the position after each ply, the adjudication of the
+// draw rules. All of it goes through the C API of dtb/probe.h, the calls an
+// engine makes, so that what the program prints or serves is what engines
+// get. position_json.hpp renders the answers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "dtb/probe.h"
+
+namespace dtb {
+
+// Why there is no answer: a status of dtb/probe.h and its message.
+struct QueryError {
+    int status;
+    std::string message;
+
+    // The FEN, the position or an argument (exit status 2, HTTP 400); any
+    // other status is the tables' (exit status 1; HTTP 404 for a missing
+    // table, 500 for a damaged one).
+    bool bad_input() const { return status == DTB_BAD_POSITION || status == DTB_BAD_ARGUMENT; }
+};
+
+template <class T>
+using Answer = std::variant<T, QueryError>;
+
+// The position a FEN describes (a FEN that does not parse: DTB_BAD_POSITION).
+Answer<dtb_position> position_from_fen(int variant, const std::string& fen);
+
+// The FEN of a position (Russian squares algebraic).
+std::string fen_of(const dtb_position& pos);
+
+// A move with its squares as PDN numbers, whatever the variant writes:
+// "c3-d4" becomes "22-18"; international moves stay as they are.
+std::string numeric_move_text(int variant, const dtb_move& move);
+
+// dtb probe's answer: the value, the best move and the line to the end.
+struct ProbeReport {
+    dtb_position position{};
+    std::string fen;
+    dtb_value value{};
+    std::optional<std::string> best_move;
+    std::vector<std::string> pv;
+};
+
+Answer<ProbeReport> probe_report(dtb_tablebase* tb, const dtb_position& pos);
+
+// A legal move, the value it leads to for the side making it
+// (dtb_probe_root), and the position after it.
+struct ValuedMove {
+    dtb_move move{};
+    dtb_value value{};
+    dtb_position after{};
+};
+
+// Every legal move, best first: wins fastest first, then draws, then losses
+// slowest first; moves of equal value in dtb_probe_root's order.
+Answer<std::vector<ValuedMove>> probe_moves(dtb_tablebase* tb, const dtb_position& pos);
+
+// Whether the side to move must capture: its legal moves are captures
+// (rule 2.1.6 Russian, 3.x international: capturing is compulsory).
+bool must_capture(const std::vector<ValuedMove>& moves);
+
+// One ply of the line to the end: the move and the position after it, with
+// that position's value for its side to move.
+struct LinePly {
+    dtb_move move{};
+    dtb_position after{};
+    dtb_value value{};
+};
+
+// The line to the end of the game (dtb_principal_variation): empty for a
+// draw and for a game already over.
+Answer<std::vector<LinePly>> probe_line(dtb_tablebase* tb, const dtb_position& pos, const dtb_value& value);
+
+// dtb_adjudicate: moves_played and king_moves_played as it takes them.
+Answer<dtb_adjudication> adjudicate(dtb_tablebase* tb, const dtb_position& pos, int moves_played,
+                                    int king_moves_played);
+
+}  // namespace dtb

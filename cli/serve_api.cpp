@@ -1,0 +1,140 @@
+#include "cli/serve_api.hpp"
+
+#include <charconv>
+#include <optional>
+#include <set>
+#include <variant>
+
+#include "cli/position_json.hpp"
+#include "cli/position_query.hpp"
+
+namespace dtb::serve {
+
+namespace {
+
+// A request the API refuses: the reply says why.
+struct Refused {
+    Reply reply;
+};
+
+// The HTTP status for a query that failed: the request's fault (400), a
+// table the directories lack (404), or the tables' own failure (500).
+Reply query_failed(const QueryError& e) {
+    if (e.bad_input()) return error_reply(400, e.message);
+    if (e.status == DTB_MISSING_TABLE || e.status == DTB_TOO_MANY_PIECES) return error_reply(404, e.message);
+    return error_reply(500,
+                       std::string("the tables could not answer (") + dtb_status_name(e.status) + "): " + e.message);
+}
+
+template <class T>
+T take(Answer<T>&& a) {
+    if (auto* e = std::get_if<QueryError>(&a)) throw Refused{query_failed(*e)};
+    return std::get<T>(std::move(a));
+}
+
+std::string join(const std::set<std::string>& names) {
+    std::string s;
+    for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+// Every parameter is one this endpoint takes, and none comes twice.
+void check_params(const QueryParams& params, const std::set<std::string>& allowed) {
+    for (auto it = params.begin(); it != params.end(); it = params.upper_bound(it->first)) {
+        if (!allowed.contains(it->first))
+            throw Refused{
+                error_reply(400, "unknown parameter '" + it->first + "': this endpoint takes " + join(allowed))};
+        if (params.count(it->first) > 1)
+            throw Refused{error_reply(400, "parameter '" + it->first + "' is given more than once")};
+    }
+}
+
+std::optional<std::string> param(const QueryParams& params, const std::string& name) {
+    const auto it = params.find(name);
+    if (it == params.end()) return std::nullopt;
+    return it->second;
+}
+
+dtb_position fen_param(const QueryParams& params, int variant) {
+    const auto fen = param(params, "fen");
+    if (!fen || fen->empty())
+        throw Refused{error_reply(400, "missing parameter 'fen': the position in PDN FEN, like W:WKa1,c3:BKh8")};
+    if (fen->size() > kMaxFenBytes)
+        throw Refused{error_reply(400, "parameter 'fen' is " + std::to_string(fen->size()) +
+                                           " characters long: a FEN takes at most " + std::to_string(kMaxFenBytes))};
+    return take(position_from_fen(variant, *fen));
+}
+
+// A count of moves: digits only, 0 to kMaxMovesPlayed.
+std::optional<int> count_param(const QueryParams& params, const std::string& name) {
+    const auto text = param(params, name);
+    if (!text) return std::nullopt;
+    int n = -1;
+    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
+    if (text->empty() || ec != std::errc() || end != text->data() + text->size() || n < 0 || n > kMaxMovesPlayed)
+        throw Refused{error_reply(400, "parameter '" + name + "' is '" + *text +
+                                           "': a count of moves, a whole number from 0 to " +
+                                           std::to_string(kMaxMovesPlayed))};
+    return n;
+}
+
+int c_code(VariantId id) { return id == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL; }
+
+Reply position_reply(dtb_tablebase* tb, int variant, const QueryParams& params) {
+    check_params(params, {"fen"});
+    const dtb_position pos = fen_param(params, variant);
+    const ProbeReport report = take(probe_report(tb, pos));
+    return {200, position_json(report, take(probe_moves(tb, pos)))};
+}
+
+Reply line_reply(dtb_tablebase* tb, int variant, const QueryParams& params) {
+    check_params(params, {"fen"});
+    const dtb_position pos = fen_param(params, variant);
+    const ProbeReport report = take(probe_report(tb, pos));
+    return {200, line_json(report, take(probe_line(tb, pos, report.value)))};
+}
+
+Reply adjudicate_reply(dtb_tablebase* tb, const std::string& name, int variant, const QueryParams& params) {
+    check_params(params, {"fen", "moves_played", "king_moves"});
+    const dtb_position pos = fen_param(params, variant);
+    const auto moves = count_param(params, "moves_played");
+    if (!moves)
+        throw Refused{error_reply(400,
+                                  "missing parameter 'moves_played': the moves the stronger side has made "
+                                  "since the count started")};
+    const int king_moves = count_param(params, "king_moves").value_or(*moves);
+    const dtb_adjudication a = take(adjudicate(tb, pos, *moves, king_moves));
+    return {200, adjudicate_json(name, pos, *moves, king_moves, a)};
+}
+
+}  // namespace
+
+Reply error_reply(int status, const std::string& message) { return {status, Json{{"error", message}}}; }
+
+Reply api_index(const dtb_tablebase* tb) {
+    Json variants = Json::array();
+    for (VariantId id : {VariantId::Russian, VariantId::International})
+        variants.push_back(
+            Json{{"variant", std::string(variant_name(id))}, {"max_pieces", dtb_max_pieces(tb, c_code(id))}});
+    return {200, Json{{"variants", variants},
+                      {"endpoints",
+                       {"/api/v1/{variant}?fen=FEN", "/api/v1/{variant}/line?fen=FEN",
+                        "/api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L]"}}}};
+}
+
+Reply api_request(dtb_tablebase* tb, const std::string& variant, const std::string& what, const QueryParams& params) {
+    const auto id = parse_variant(variant);
+    if (!id) return error_reply(400, "unknown variant '" + variant + "': use russian or international");
+    const int code = c_code(*id);
+    try {
+        if (what.empty()) return position_reply(tb, code, params);
+        if (what == "line") return line_reply(tb, code, params);
+        if (what == "adjudicate") return adjudicate_reply(tb, variant, code, params);
+        return error_reply(404, "no such endpoint: /api/v1/" + variant + "/" + what + " (there are /api/v1/" + variant +
+                                    ", .../line and .../adjudicate)");
+    } catch (const Refused& r) {
+        return r.reply;
+    }
+}
+
+}  // namespace dtb::serve

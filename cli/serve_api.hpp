@@ -1,0 +1,49 @@
+// The JSON API of dtb serve, apart from HTTP: a request's variant and query
+// parameters in, a status and a JSON body out. serve_command.cpp wires it to
+// the server; tests/serve checks it through HTTP.
+//
+//   GET /api/v1                                   the variants and their largest tables
+//   GET /api/v1/{variant}?fen=FEN                 value, best move, line, must_capture, moves
+//   GET /api/v1/{variant}/line?fen=FEN            the line to the end, a position per ply
+//   GET /api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L]
+//                                                 dtb adjudicate --json
+//
+// Statuses: 200; 400 for bad input (the error names the parameter and what
+// is wrong with it); 404 for a position whose table is missing (the error
+// names it) and for an unknown path; 500 only when the tables themselves
+// fail (a damaged file), never for what a request says.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "cli/options.hpp"
+#include "dtb/probe.h"
+
+namespace dtb::serve {
+
+// Limits on what one request may ask, checked before anything is probed.
+inline constexpr std::size_t kMaxUriBytes = 4096;  // the request target, query included
+inline constexpr std::size_t kMaxFenBytes = 512;   // a FEN of 40 pieces takes under 200
+inline constexpr int kMaxMovesPlayed = 10000;      // far beyond any draw rule's count
+
+// The query parameters of a request, as the server decoded them (a name may
+// come more than once; the API refuses that).
+using QueryParams = std::multimap<std::string, std::string>;
+
+struct Reply {
+    int status = 200;
+    Json body;
+};
+
+// {"error": message} with an HTTP status.
+Reply error_reply(int status, const std::string& message);
+
+// GET /api/v1: the API's index.
+Reply api_index(const dtb_tablebase* tb);
+
+// GET /api/v1/{variant}[/what]: what is "" (the position), "line" or
+// "adjudicate"; variant is the path's text, checked here.
+Reply api_request(dtb_tablebase* tb, const std::string& variant, const std::string& what, const QueryParams& params);
+
+}  // namespace dtb::serve

@@ -1,0 +1,603 @@
+// The dtb endgame explorer: a board to set up, the tables' answer from the
+// JSON API of dtb serve (/api/v1), the line to the end and the draw rules.
+// Plain JavaScript, no library: the page must work from the dtb binary alone.
+"use strict";
+
+// ---------------------------------------------------------------------------
+// Boards: squares are PDN numbers, 1 at the top left dark square (Black's
+// side), White playing up. Russian squares are also named a1..h8.
+
+const VARIANTS = {
+  russian: { size: 8, algebraic: true, example: "W:WKa1,c3:BKh8", label: "Russian" },
+  international: { size: 10, algebraic: false, example: "W:W31,K46:B5", label: "International" },
+};
+
+// The square number at row r (0 at the top) and column c (0 at the left), or
+// 0 for a light square.
+function squareAt(size, r, c) {
+  if ((r + c) % 2 === 0) return 0;
+  return r * (size / 2) + Math.floor(c / 2) + 1;
+}
+
+function rowCol(size, n) {
+  const half = size / 2;
+  const r = Math.floor((n - 1) / half);
+  const k = (n - 1) % half;
+  return [r, r % 2 === 0 ? 2 * k + 1 : 2 * k];
+}
+
+function squareName(variant, n) {
+  const v = VARIANTS[variant];
+  if (!v.algebraic) return String(n);
+  const [r, c] = rowCol(v.size, n);
+  return String.fromCharCode(97 + c) + (v.size - r);
+}
+
+function parseSquare(variant, text) {
+  const v = VARIANTS[variant];
+  const max = (v.size * v.size) / 2;
+  if (/^\d+$/.test(text)) {
+    const n = Number(text);
+    return n >= 1 && n <= max ? n : null;
+  }
+  const m = /^([a-z])(\d+)$/i.exec(text);
+  if (!v.algebraic || !m) return null;
+  const c = m[1].toLowerCase().charCodeAt(0) - 97;
+  const r = v.size - Number(m[2]);
+  if (c < 0 || c >= v.size || r < 0 || r >= v.size) return null;
+  return squareAt(v.size, r, c) || null;
+}
+
+// A FEN as the server writes it ("W:Wc3,Ka1:BKh8", "B:W31-35,K46:B5") into
+// {side, pieces: Map(square -> "wm"|"wk"|"bm"|"bk")}; null if it is not one.
+function parseFen(variant, fen) {
+  const parts = fen.trim().replace(/\.$/, "").split(":");
+  const side = parts[0].toUpperCase();
+  if (side !== "W" && side !== "B") return null;
+  const pieces = new Map();
+  for (const part of parts.slice(1)) {
+    const colour = part[0] ? part[0].toUpperCase() : "";
+    if (colour !== "W" && colour !== "B") return null;
+    for (let item of part.slice(1).split(",")) {
+      item = item.trim();
+      if (!item) continue;
+      const king = item[0].toUpperCase() === "K";
+      if (king) item = item.slice(1);
+      const range = item.split("-");
+      const first = parseSquare(variant, range[0]);
+      const last = range.length === 2 ? parseSquare(variant, range[1]) : first;
+      if (!first || !last || range.length > 2) return null;
+      for (let n = first; n <= last; n++) pieces.set(n, (colour === "W" ? "w" : "b") + (king ? "k" : "m"));
+    }
+  }
+  return { side, pieces };
+}
+
+function toFen(variant, side, pieces) {
+  const list = (colour) =>
+    [...pieces.entries()]
+      .filter(([, p]) => p[0] === colour)
+      .sort((a, b) => a[0] - b[0])
+      .map(([n, p]) => (p[1] === "k" ? "K" : "") + squareName(variant, n))
+      .join(",");
+  return `${side}:W${list("w")}:B${list("b")}`;
+}
+
+// ---------------------------------------------------------------------------
+// State: per variant, the positions from the set-up one along the moves
+// played (history[index] is on the board).
+
+const state = {
+  variant: "russian",
+  tool: "play",
+  selected: null, // in Play: the square whose moves are shown
+  boards: {},
+  answer: null, // the API's answer for the position on the board
+  line: null, // the line to the end from it
+  error: null,
+};
+
+function current() {
+  const b = state.boards[state.variant];
+  return b.history[b.index];
+}
+
+function setHistory(fen) {
+  state.boards[state.variant] = { history: [{ fen, move: null }], index: 0 };
+}
+
+for (const [name, v] of Object.entries(VARIANTS)) {
+  state.variant = name;
+  setHistory(v.example);
+}
+state.variant = "russian";
+
+// ---------------------------------------------------------------------------
+// The API
+
+let requestSerial = 0;
+
+async function api(path) {
+  const res = await fetch(path, { headers: { Accept: "application/json" } });
+  let body;
+  try {
+    body = await res.json();
+  } catch {
+    body = { error: `the server answered ${res.status} without JSON` };
+  }
+  if (!res.ok) throw Object.assign(new Error(body.error || `HTTP ${res.status}`), { status: res.status });
+  return body;
+}
+
+function endpoint(what, params) {
+  const query = new URLSearchParams(params).toString();
+  return `/api/v1/${state.variant}${what ? "/" + what : ""}?${query}`;
+}
+
+// Asks for the position on the board and its line; drops answers to
+// positions that are no longer there.
+async function query() {
+  const serial = ++requestSerial;
+  const fen = current().fen;
+  document.body.classList.add("loading");
+  try {
+    const [answer, line] = await Promise.all([api(endpoint("", { fen })), api(endpoint("line", { fen }))]);
+    if (serial !== requestSerial) return;
+    state.answer = answer;
+    state.line = line;
+    // The server writes the FEN its own way: keep that.
+    current().fen = answer.fen;
+    history.replaceState(null, "", `#${state.variant}/${answer.fen}`);
+  } catch (e) {
+    if (serial !== requestSerial) return;
+    state.error = e;
+  } finally {
+    if (serial === requestSerial) document.body.classList.remove("loading");
+  }
+  render();
+}
+
+// ---------------------------------------------------------------------------
+// Rendering
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function sideName(side) {
+  return side === "W" ? "White" : "Black";
+}
+
+function plies(n) {
+  return n === 1 ? "1 ply" : `${n} plies`;
+}
+
+function movesWord(n) {
+  return n === 1 ? "1 move" : `${n} moves`;
+}
+
+// Squares to mark on the board: the move under the pointer, or the moves of
+// the selected piece.
+let highlight = { from: 0, to: 0, captured: [], targets: [] };
+
+function renderBoard() {
+  const v = VARIANTS[state.variant];
+  const board = $("board");
+  const pos = parseFen(state.variant, current().fen) || { side: "W", pieces: new Map() };
+  board.style.setProperty("--size", v.size);
+  board.dataset.variant = state.variant;
+  board.replaceChildren();
+  for (let r = 0; r < v.size; r++) {
+    for (let c = 0; c < v.size; c++) {
+      const n = squareAt(v.size, r, c);
+      const sq = el("div", n ? "square dark" : "square light");
+      sq.setAttribute("role", "gridcell");
+      if (n) {
+        sq.dataset.square = n;
+        sq.setAttribute("aria-label", squareName(state.variant, n));
+        if (!v.algebraic) sq.appendChild(el("span", "number", String(n)));
+        const p = pos.pieces.get(n);
+        if (p) {
+          const piece = el("span", `piece ${p[0] === "w" ? "white" : "black"} ${p[1] === "k" ? "king" : "man"}`);
+          piece.dataset.piece = p;
+          sq.appendChild(piece);
+        }
+        if (n === highlight.from || n === state.selected) sq.classList.add("from");
+        if (n === highlight.to) sq.classList.add("to");
+        if (highlight.captured.includes(n)) sq.classList.add("captured");
+        if (highlight.targets.includes(n)) sq.classList.add("target");
+      }
+      if (v.algebraic && c === 0) sq.appendChild(el("span", "rank", String(v.size - r)));
+      if (v.algebraic && r === v.size - 1) sq.appendChild(el("span", "file", String.fromCharCode(97 + c)));
+      board.appendChild(sq);
+    }
+  }
+}
+
+function valueClass(wdl) {
+  return wdl === "win" ? "win" : wdl === "loss" ? "loss" : "draw";
+}
+
+function renderValue() {
+  const box = $("value");
+  const main = box.querySelector(".value-main");
+  const detail = box.querySelector(".value-detail");
+  const pos = parseFen(state.variant, current().fen);
+  const side = pos ? sideName(pos.side) : "";
+  const other = pos ? sideName(pos.side === "W" ? "B" : "W") : "";
+  box.className = "value";
+  if (state.error) {
+    box.classList.add("error");
+    main.textContent = state.error.status === 404 ? "Not in the tables" : "Not a position";
+    detail.textContent = state.error.message;
+    return;
+  }
+  const a = state.answer;
+  if (!a) {
+    main.textContent = "…";
+    detail.textContent = "";
+    return;
+  }
+  box.classList.add(valueClass(a.wdl));
+  box.dataset.wdl = a.wdl;
+  box.dataset.dtw = a.dtw === null ? "" : a.dtw;
+  if (a.wdl === "draw") {
+    main.textContent = "Draw";
+    detail.textContent = `With best play neither side can win. ${side} to move.`;
+  } else if (a.dtw === 0) {
+    main.textContent = `${other} has won`;
+    detail.textContent = `${side} to move has ${a.moves.length === 0 && hasPieces(pos, pos.side) ? "no legal move" : "no piece left"}.`;
+  } else if (a.wdl === "win") {
+    main.textContent = `${side} wins in ${plies(a.dtw)}`;
+    detail.textContent = `${side} to move needs ${movesWord((a.dtw + 1) / 2)} with best play.`;
+  } else {
+    main.textContent = `${side} loses in ${plies(a.dtw)}`;
+    detail.textContent = `${other} needs ${movesWord(a.dtw / 2)} with best play; ${side} to move.`;
+  }
+}
+
+function hasPieces(pos, side) {
+  const c = side === "W" ? "w" : "b";
+  return [...pos.pieces.values()].some((p) => p[0] === c);
+}
+
+function moveValueText(m) {
+  if (m.wdl === "draw") return "draw";
+  return `${m.wdl} in ${m.dtw}`;
+}
+
+function renderMoves() {
+  const box = $("moves");
+  box.replaceChildren();
+  const a = state.answer;
+  $("must-capture").hidden = !(a && a.must_capture);
+  if (!a) return;
+  if (a.moves.length === 0) {
+    box.appendChild(el("p", "empty", "No legal move: the game is over."));
+    return;
+  }
+  const groups = [
+    ["win", "Winning"],
+    ["draw", "Drawing"],
+    ["loss", "Losing"],
+  ];
+  for (const [wdl, title] of groups) {
+    const moves = a.moves.filter((m) => m.wdl === wdl);
+    if (moves.length === 0) continue;
+    const group = el("div", `move-group ${wdl}`);
+    group.appendChild(el("h3", null, `${title} (${moves.length})`));
+    const list = el("ul");
+    for (const m of moves) {
+      const item = el("li");
+      const button = el("button", `move ${wdl}`);
+      button.type = "button";
+      button.dataset.move = m.move;
+      button.title = m.dtw === null ? "keeps the draw" : `${m.wdl} in ${plies(m.dtw)} for the side making it`;
+      const name = el("span", "move-name", m.move);
+      button.appendChild(name);
+      if (m.move_numeric !== m.move) button.appendChild(el("span", "move-numeric", m.move_numeric));
+      button.appendChild(el("span", `move-value ${wdl}`, moveValueText(m)));
+      button.addEventListener("click", () => playMove(m));
+      button.addEventListener("pointerenter", () => showHighlight(m));
+      button.addEventListener("pointerleave", () => showHighlight(null));
+      button.addEventListener("focus", () => showHighlight(m));
+      button.addEventListener("blur", () => showHighlight(null));
+      item.appendChild(button);
+      list.appendChild(item);
+    }
+    group.appendChild(list);
+    box.appendChild(group);
+  }
+}
+
+// The moves played from the set-up position (solid), then the line to the
+// end from the position on the board (faded); any ply can be clicked.
+function renderLine() {
+  const box = $("line");
+  box.replaceChildren();
+  const b = state.boards[state.variant];
+  const first = parseFen(state.variant, b.history[0].fen);
+  let white = first ? first.side === "W" : true;
+  let number = 1;
+  const items = [];
+  for (let i = 1; i < b.history.length; i++) items.push({ text: b.history[i].move, played: true, target: i });
+  if (state.line && b.index === b.history.length - 1) {
+    state.line.line.forEach((p, k) => items.push({ text: p.move, played: false, target: b.index + k + 1 }));
+  }
+  if (items.length === 0) {
+    const a = state.answer;
+    const text = !a ? "" : a.wdl === "draw" ? "A draw has no line to the end." : a.dtw === 0 ? "The game is over." : "";
+    box.appendChild(el("span", "empty", text));
+  }
+  items.forEach((p, i) => {
+    if (white) box.appendChild(el("span", "ply-number", `${number}.`));
+    else if (i === 0) box.appendChild(el("span", "ply-number", `${number}…`));
+    const button = el("button", p.played ? "ply played" : "ply future", p.text);
+    button.type = "button";
+    if (p.target === b.index) button.classList.add("current");
+    button.addEventListener("click", () => goTo(p.target));
+    box.appendChild(button);
+    if (!white) number++;
+    white = !white;
+  });
+  $("nav-start").disabled = b.index === 0;
+  $("nav-back").disabled = b.index === 0;
+  const more = b.index < b.history.length - 1 || (state.answer && state.answer.moves.length > 0);
+  $("nav-forward").disabled = !more;
+  $("nav-end").disabled = !(b.index < b.history.length - 1 || (state.line && state.line.line.length > 0));
+}
+
+function renderSetup() {
+  const pos = parseFen(state.variant, current().fen);
+  const side = pos ? pos.side : "W";
+  const button = $("side");
+  button.textContent = `${sideName(side)} to move`;
+  button.className = `side ${side === "W" ? "white" : "black"}-to-move`;
+  if (document.activeElement !== $("fen")) $("fen").value = current().fen;
+  for (const t of document.querySelectorAll(".tool")) t.setAttribute("aria-pressed", String(t.dataset.tool === state.tool));
+  for (const t of document.querySelectorAll("[role=tab]"))
+    t.setAttribute("aria-selected", String(t.dataset.variant === state.variant));
+  $("board").classList.toggle("editing", state.tool !== "play");
+}
+
+function render() {
+  renderSetup();
+  renderBoard();
+  renderValue();
+  renderMoves();
+  renderLine();
+}
+
+function showHighlight(m) {
+  highlight = m ? { from: m.from, to: m.to, captured: m.captured, targets: [] } : { from: 0, to: 0, captured: [], targets: [] };
+  if (!m && state.selected) highlight.targets = movesFrom(state.selected).map((x) => x.to);
+  renderBoard();
+}
+
+// ---------------------------------------------------------------------------
+// Actions
+
+function changed() {
+  state.answer = null; // no move of the old position may be clicked now
+  state.line = null;
+  state.error = null;
+  state.selected = null;
+  highlight = { from: 0, to: 0, captured: [], targets: [] };
+  $("verdict").replaceChildren();
+  render();
+  query();
+}
+
+// A new set-up position: the moves played so far are forgotten.
+function setUp(fen) {
+  setHistory(fen);
+  changed();
+}
+
+function playMove(m) {
+  const b = state.boards[state.variant];
+  b.history = b.history.slice(0, b.index + 1);
+  b.history.push({ fen: m.fen, move: m.move });
+  b.index++;
+  changed();
+}
+
+async function goTo(target) {
+  const b = state.boards[state.variant];
+  if (target >= b.history.length && state.line) {
+    // Along the line shown: take its plies up to the target.
+    const from = b.index;
+    for (const p of state.line.line.slice(0, target - from)) b.history.push({ fen: p.fen, move: p.move });
+  }
+  b.index = Math.max(0, Math.min(target, b.history.length - 1));
+  changed();
+}
+
+function movesFrom(square) {
+  return state.answer ? state.answer.moves.filter((m) => m.from === square) : [];
+}
+
+function editSquare(n) {
+  const pos = parseFen(state.variant, current().fen);
+  if (!pos) return;
+  if (state.tool === "erase" || pos.pieces.get(n) === state.tool) pos.pieces.delete(n);
+  else pos.pieces.set(n, state.tool);
+  setUp(toFen(state.variant, pos.side, pos.pieces));
+}
+
+function clickSquare(n) {
+  if (state.tool !== "play") return editSquare(n);
+  if (state.selected) {
+    const choices = movesFrom(state.selected).filter((m) => m.to === n);
+    if (choices.length > 0) return playMove(choices[0]); // best first
+  }
+  state.selected = movesFrom(n).length > 0 && state.selected !== n ? n : null;
+  showHighlight(null);
+}
+
+// Dragging a piece to another square while setting up (any tool): the
+// piece moves there, whatever the rules say.
+function dragPiece(from, to) {
+  const pos = parseFen(state.variant, current().fen);
+  if (!pos || !pos.pieces.has(from) || from === to) return;
+  pos.pieces.set(to, pos.pieces.get(from));
+  pos.pieces.delete(from);
+  setUp(toFen(state.variant, pos.side, pos.pieces));
+}
+
+function setupBoardEvents() {
+  const board = $("board");
+  let drag = null;
+  const squareUnder = (x, y) => {
+    const t = document.elementFromPoint(x, y);
+    const sq = t && t.closest(".square.dark");
+    return sq ? Number(sq.dataset.square) : 0;
+  };
+  board.addEventListener("pointerdown", (e) => {
+    const sq = e.target.closest(".square.dark");
+    if (!sq) return;
+    const n = Number(sq.dataset.square);
+    const piece = sq.querySelector(".piece");
+    drag = { n, piece, x: e.clientX, y: e.clientY, moved: false, ghost: null };
+    board.setPointerCapture(e.pointerId);
+  });
+  board.addEventListener("pointermove", (e) => {
+    if (!drag || !drag.piece) return;
+    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      const rect = drag.piece.getBoundingClientRect();
+      drag.ghost = drag.piece.cloneNode(true);
+      drag.ghost.classList.add("ghost");
+      drag.ghost.style.width = `${rect.width}px`;
+      drag.ghost.style.height = `${rect.height}px`;
+      document.body.appendChild(drag.ghost);
+      drag.piece.classList.add("lifted");
+    }
+    drag.ghost.style.left = `${e.clientX}px`;
+    drag.ghost.style.top = `${e.clientY}px`;
+  });
+  const end = (e, cancelled) => {
+    if (!drag) return;
+    const d = drag;
+    drag = null;
+    if (d.ghost) d.ghost.remove();
+    if (d.piece) d.piece.classList.remove("lifted");
+    if (cancelled) return;
+    if (!d.moved) return clickSquare(d.n);
+    const to = squareUnder(e.clientX, e.clientY);
+    if (!to) return setUp(removePiece(d.n)); // dropped off the board: removed
+    if (state.tool === "play") {
+      const choices = movesFrom(d.n).filter((m) => m.to === to);
+      if (choices.length > 0) return playMove(choices[0]);
+    }
+    dragPiece(d.n, to);
+  };
+  board.addEventListener("pointerup", (e) => end(e, false));
+  board.addEventListener("pointercancel", (e) => end(e, true));
+}
+
+function removePiece(n) {
+  const pos = parseFen(state.variant, current().fen);
+  pos.pieces.delete(n);
+  return toFen(state.variant, pos.side, pos.pieces);
+}
+
+async function adjudicate(event) {
+  event.preventDefault();
+  const box = $("verdict");
+  const params = { fen: current().fen, moves_played: $("moves-played").value || "0" };
+  if ($("king-moves").value !== "") params.king_moves = $("king-moves").value;
+  box.className = "verdict";
+  box.textContent = "…";
+  try {
+    const a = await api(endpoint("adjudicate", params));
+    box.replaceChildren();
+    box.dataset.winnable = String(a.winnable);
+    const head = el("div", "verdict-head");
+    if (a.rule === null) {
+      box.classList.add("none");
+      head.textContent = "No move-count rule";
+    } else {
+      box.classList.add(a.winnable ? "yes" : "no");
+      head.textContent = a.winnable ? "Winnable in time" : "Not winnable in time";
+      if (!a.exact) head.textContent += " (not proven)";
+    }
+    box.appendChild(head);
+    if (a.rule !== null) {
+      const facts = el("dl", "facts");
+      const fact = (k, v) => {
+        facts.appendChild(el("dt", null, k));
+        facts.appendChild(el("dd", null, v));
+      };
+      fact("Rule", `${a.rule}: ${a.rule_title}`);
+      fact("Moves left", `${a.moves_left} of ${a.limit_moves}`);
+      fact("Needed", a.moves_needed === null ? "cannot win" : movesWord(a.moves_needed));
+      box.appendChild(facts);
+    }
+    box.appendChild(el("p", "verdict-text", a.verdict));
+  } catch (e) {
+    box.className = "verdict error";
+    box.textContent = e.message;
+  }
+}
+
+function init() {
+  for (const t of document.querySelectorAll("[role=tab]"))
+    t.addEventListener("click", () => {
+      state.variant = t.dataset.variant;
+      changed();
+    });
+  for (const t of document.querySelectorAll(".tool"))
+    t.addEventListener("click", () => {
+      state.tool = t.dataset.tool;
+      state.selected = null;
+      showHighlight(null);
+      renderSetup();
+    });
+  $("side").addEventListener("click", () => {
+    const pos = parseFen(state.variant, current().fen);
+    if (pos) setUp(toFen(state.variant, pos.side === "W" ? "B" : "W", pos.pieces));
+  });
+  $("clear").addEventListener("click", () => setUp("W:W:B"));
+  $("example").addEventListener("click", () => setUp(VARIANTS[state.variant].example));
+  $("fen-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const fen = $("fen").value.trim();
+    $("fen").blur();
+    if (fen) setUp(fen);
+  });
+  $("nav-start").addEventListener("click", () => goTo(0));
+  $("nav-back").addEventListener("click", () => goTo(state.boards[state.variant].index - 1));
+  $("nav-forward").addEventListener("click", () => {
+    const b = state.boards[state.variant];
+    if (b.index < b.history.length - 1) return goTo(b.index + 1);
+    if (state.answer && state.answer.moves.length > 0) playMove(state.answer.moves[0]);
+  });
+  $("nav-end").addEventListener("click", () => {
+    const b = state.boards[state.variant];
+    const ahead = state.line && b.index === b.history.length - 1 ? state.line.line.length : 0;
+    goTo(b.history.length - 1 + ahead);
+  });
+  $("adjudicate-form").addEventListener("submit", adjudicate);
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input")) return;
+    if (e.key === "ArrowLeft") $("nav-back").click();
+    if (e.key === "ArrowRight") $("nav-forward").click();
+  });
+  setupBoardEvents();
+  // A position in the address: #russian/W:WKa1,c3:BKh8
+  const m = /^#(russian|international)\/(.+)$/.exec(decodeURIComponent(location.hash));
+  if (m) {
+    state.variant = m[1];
+    setHistory(m[2]);
+  }
+  changed();
+}
+
+document.addEventListener("DOMContentLoaded", init);
