@@ -81,6 +81,12 @@ void add_api_routes(httplib::Server& server, dtb_tablebase* tb) {
 }
 
 // Limits and the JSON of every error, whatever refused the request.
+//
+// What they cannot do: cpp-httplib 0.11 reads a request line and its
+// headers whole before anything checks their length, and its timeouts are
+// per read, so one hostile client can grow a connection's memory with what
+// it sends, or hold a worker by sending slowly. Hence 127.0.0.1 by default;
+// on a public network a reverse proxy that limits requests belongs in front.
 void add_guards(httplib::Server& server) {
     server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
         if (req.method != "GET" && req.method != "HEAD") {
@@ -231,7 +237,7 @@ void add_serve_commands(CLI::App& app) {
         "  /api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L]   as dtb adjudicate --json\n"
         "Bad input gets status 400 and {\"error\": \"...\"} naming what is wrong; a missing table 404 naming it.\n"
         "Listens on 127.0.0.1 (this machine only) unless --bind says otherwise; prints the URL, then serves\n"
-        "until Ctrl-C or SIGTERM.\n"
+        "until Ctrl-C or SIGTERM. On a public network, put it behind a reverse proxy that limits requests.\n"
         "Examples:\n"
         "  dtb serve --dir tablebases                      then open http://127.0.0.1:8080/\n"
         "  curl 'http://127.0.0.1:8080/api/v1/russian?fen=W:WKa1,c3:BKh8'");

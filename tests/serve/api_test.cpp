@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "tests/serve/serve_support.hpp"
@@ -299,17 +300,19 @@ TEST_F(ServeErrors, OversizedRequestsAreRefused) {
     expect_error("/api/v1/russian?fen=" + std::string(20000, 'W'), 414, "too long");
     expect_error("/api/v1/russian?fen=" + std::string(600, 'W'), 400, "at most 512");
     // The server reads no request body (it serves GET and HEAD only): a
-    // large one is left unread and the answer is the query's.
+    // large one is left unread. The answer is the query's, unless the
+    // server, reading the body as the next request, closes the connection
+    // before the client has written it all; either way it serves on.
     auto client = server_->client();
     httplib::Request req;
     req.method = "GET";
     req.path = "/api/v1/russian?fen=W:WKa1:BKh8";
     req.body = std::string(1 << 20, 'x');
     req.set_header("Content-Type", "text/plain");
-    const auto res = client.send(req);
-    ASSERT_TRUE(res);
-    EXPECT_EQ(res->status, 200);
-    EXPECT_EQ(Json::parse(res->body)["wdl"], "loss");
+    if (const auto res = client.send(req)) {
+        EXPECT_EQ(res->status, 200);
+        EXPECT_EQ(Json::parse(res->body)["wdl"], "loss");
+    }
     auto fresh = server_->client();
     EXPECT_EQ(get(fresh, "/api/v1/russian?fen=W:WKa1:BKh8").status, 200);
 }
@@ -325,7 +328,8 @@ TEST_F(ServeErrors, OddInputIsNeverA500) {
     for (int i = 0; i < 200; ++i) {
         std::string s;
         const int n = 1 + int(rng() % 24);
-        for (int k = 0; k < n; ++k) s += "WBK:,-0123456789abcdefghx \x80"[rng() % 30];
+        static constexpr std::string_view alphabet = "WBK:,-0123456789abcdefghx \x80";
+        for (int k = 0; k < n; ++k) s += alphabet[rng() % alphabet.size()];
         odd.push_back(s);
     }
     auto client = server_->client();

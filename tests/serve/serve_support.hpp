@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,8 +21,6 @@
 #include <vector>
 
 #include "tests/scratch_dir.hpp"
-
-extern char** environ;
 
 namespace dtb::serve_test {
 
@@ -39,19 +37,21 @@ public:
         std::signal(SIGPIPE, SIG_IGN);
         int out[2];
         if (::pipe(out) != 0) throw std::runtime_error("pipe");
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-        posix_spawn_file_actions_addclose(&actions, out[0]);
         const std::string threads_text = std::to_string(threads);
-        std::vector<std::string> args = {DTB_BINARY, "serve",     "--dir",      DTB_SMALL_TABLES, "--port",
-                                         "0",        "--threads", threads_text, "--json"};
-        std::vector<char*> argv;
-        for (std::string& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        if (posix_spawn(&pid_, DTB_BINARY, &actions, nullptr, argv.data(), environ) != 0)
-            throw std::runtime_error("cannot start dtb serve");
-        posix_spawn_file_actions_destroy(&actions);
+        const pid_t parent = ::getpid();
+        pid_ = ::fork();
+        if (pid_ < 0) throw std::runtime_error("fork");
+        if (pid_ == 0) {
+            // The server ends with the test, even one that crashes.
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent) ::_exit(127);
+            ::dup2(out[1], STDOUT_FILENO);
+            ::close(out[0]);
+            ::close(out[1]);
+            ::execl(DTB_BINARY, DTB_BINARY, "serve", "--dir", DTB_SMALL_TABLES, "--port", "0", "--threads",
+                    threads_text.c_str(), "--json", static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
         ::close(out[1]);
         // The first line says where it listens.
         FILE* in = ::fdopen(out[0], "r");
