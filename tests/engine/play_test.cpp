@@ -1,5 +1,6 @@
 // The example engine plays endings with and without the tables (Russian
-// kings-only tables of 5 and 6 pieces, DTB_ENGINE_TABLES): with them it
+// kings-only tables of 5 and 6 pieces and every table of 3 pieces of both
+// variants, DTB_ENGINE_TABLES): with them it
 // wins every won position within its DTW and never loses a drawn one;
 // without them, at a modest node limit, it does not always win in time.
 // Fixed seeds and node limits: the games are the same on every machine.
@@ -30,44 +31,55 @@ protected:
     }
     static void TearDownTestSuite() { tables_.reset(); }
 
-    static std::string fen_of(const engine::Position& pos) {
-        const dtb_position p = engine::to_dtb(pos, kVariant);
+    static std::string fen_of(const engine::Position& pos, int variant = kVariant) {
+        const dtb_position p = engine::to_dtb(pos, variant);
         char buf[256];
         dtb_position_to_fen(&p, buf, sizeof buf);
         return buf;
     }
 
-    // Random kings-only positions: `strong` kings for the side to move
-    // (White or Black at random) against `weak`.
-    static engine::Position random_kings(std::mt19937_64& rng, int strong, int weak) {
-        const engine::Geometry& g = engine::Geometry::of(kVariant);
+    // Random positions of a material: for the side to move (White or Black
+    // at random) `strong` kings and `strong_men` men, against `weak` kings
+    // and `weak_men` men; men never on the row where they are crowned.
+    static engine::Position random_position(std::mt19937_64& rng, int variant, int strong, int weak, int strong_men = 0,
+                                            int weak_men = 0) {
+        const engine::Geometry& g = engine::Geometry::of(variant);
         engine::Position pos;
         pos.side = std::bernoulli_distribution(0.5)(rng) ? engine::White : engine::Black;
         std::uniform_int_distribution<int> square(0, g.squares - 1);
-        for (int placed = 0; placed < strong + weak;) {
-            const int sq = square(rng);
-            if (pos.occupied() & engine::bit(sq)) continue;
-            pos.pieces[placed < strong ? pos.side : pos.side ^ 1] |= engine::bit(sq);
-            pos.kings |= engine::bit(sq);
-            ++placed;
+        const int counts[4] = {strong, weak, strong_men, weak_men};
+        for (int kind = 0; kind < 4; ++kind) {
+            const int side = kind % 2 == 0 ? pos.side : pos.side ^ 1;
+            const bool king = kind < 2;
+            for (int placed = 0; placed < counts[kind];) {
+                const int sq = square(rng);
+                if ((pos.occupied() & engine::bit(sq)) || (!king && (g.crown_row[side] & engine::bit(sq)))) continue;
+                pos.pieces[side] |= engine::bit(sq);
+                if (king) pos.kings |= engine::bit(sq);
+                ++placed;
+            }
         }
         return pos;
+    }
+    static engine::Position random_kings(std::mt19937_64& rng, int strong, int weak) {
+        return random_position(rng, kVariant, strong, weak);
     }
 
     // `n` positions of the material whose value for the side to move is
     // `wdl` (wins at least min_dtw plies long), found by probing random ones.
-    static std::vector<Sampled> sample(std::uint64_t seed, int strong, int weak, int wdl, int min_dtw, int n) {
+    static std::vector<Sampled> sample(std::uint64_t seed, int strong, int weak, int wdl, int min_dtw, int n,
+                                       int variant = kVariant, int strong_men = 0, int weak_men = 0) {
         std::mt19937_64 rng(seed);
         std::vector<Sampled> out;
         for (int tries = 0; tries < 100000 && static_cast<int>(out.size()) < n; ++tries) {
-            const engine::Position pos = random_kings(rng, strong, weak);
-            const dtb_position p = engine::to_dtb(pos, kVariant);
+            const engine::Position pos = random_position(rng, variant, strong, weak, strong_men, weak_men);
+            const dtb_position p = engine::to_dtb(pos, variant);
             dtb_value v;
             if (dtb_probe_dtw(tables_->handle(), &p, &v) != DTB_OK) {
-                ADD_FAILURE() << fen_of(pos) << ": " << dtb_error_message(tables_->handle());
+                ADD_FAILURE() << fen_of(pos, variant) << ": " << dtb_error_message(tables_->handle());
                 break;
             }
-            if (v.wdl == wdl && (wdl != DTB_WIN || v.dtw >= min_dtw)) out.push_back({pos, v.dtw, fen_of(pos)});
+            if (v.wdl == wdl && (wdl != DTB_WIN || v.dtw >= min_dtw)) out.push_back({pos, v.dtw, fen_of(pos, variant)});
         }
         EXPECT_EQ(static_cast<int>(out.size()), n) << "not enough positions in the sample";
         return out;
@@ -130,6 +142,21 @@ TEST_F(EnginePlay, WithTablesNeverLosesADrawnPosition) {
             const engine::Game game = engine::play_game(white, black, s.pos, limits, 60);
             EXPECT_NE(game.winner, tables_side ^ 1) << s.fen << ": the side with the tables lost";
         }
+    }
+}
+
+// International, with the 3-piece tables: the same engine, the other board.
+TEST_F(EnginePlay, InternationalWithTablesWinsWithinTheDtw) {
+    std::vector<Sampled> won = sample(6, 1, 1, DTB_WIN, 5, 8, DTB_INTERNATIONAL, 1, 0);
+    const std::vector<Sampled> men = sample(7, 0, 1, DTB_WIN, 5, 8, DTB_INTERNATIONAL, 2, 0);
+    won.insert(won.end(), men.begin(), men.end());
+    engine::Engine player(DTB_INTERNATIONAL, tables_.get(), 8 << 20);
+    engine::Limits limits;
+    limits.nodes = 5000;
+    for (const Sampled& s : won) {
+        const engine::Game game = engine::play_game(player, player, s.pos, limits, s.dtw + 10);
+        EXPECT_TRUE(won_within(game, s.pos, s.dtw))
+            << s.fen << ": DTW " << s.dtw << ", game of " << game.plies.size() << " plies, " << game.reason;
     }
 }
 
