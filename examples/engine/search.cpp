@@ -81,7 +81,7 @@ void Engine::order(MoveList& moves, const Move* tt_move, int ply, int scores[]) 
         else if (m == killers_[ply][0] || m == killers_[ply][1])
             scores[i] = 1 << 19;
         else
-            scores[i] = history_[m.from][m.to] + (m.crowns ? 1 << 18 : 0);
+            scores[i] = std::min(history_[m.from][m.to], (1 << 18) - 1) + (m.crowns ? 1 << 18 : 0);
     }
 }
 
@@ -192,6 +192,9 @@ SearchResult Engine::think(const Position& pos, const Limits& limits, const std:
     stats_ = {};
     stopped_ = false;
     path_ = history;
+    // Older searches' history counts less (and never overflows).
+    for (auto& row : history_)
+        for (int& h : row) h /= 8;
     SearchResult result;
     auto finish = [&] {
         result.nodes = nodes_;
