@@ -22,7 +22,11 @@ bool Tables::probe_wdl(const Position& pos, int variant, int& wdl, ProbeStats& s
     ++stats.probes;
     const dtb_position p = to_dtb(pos, variant);
     dtb_value value;
-    if (dtb_probe_wdl(tb_, &p, &value) != DTB_OK) return false;
+    const int status = dtb_probe_wdl(tb_, &p, &value);
+    if (status != DTB_OK) {
+        if (status == DTB_MISSING_TABLE) missing_[material(pos, variant)] = true;
+        return false;
+    }
     ++stats.hits;
     wdl = value.wdl;
     return true;

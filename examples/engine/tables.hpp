@@ -26,8 +26,11 @@ public:
     Tables& operator=(const Tables&) = delete;
 
     // Whether the material on the board may be in the tables: a cheap test
-    // before any probe.
-    bool covers(const Position& pos, int variant) const { return count(pos.occupied()) <= max_pieces_[variant]; }
+    // before any probe. A material whose probe found a table missing is not
+    // asked again (dtb would write the same error message every time).
+    bool covers(const Position& pos, int variant) const {
+        return count(pos.occupied()) <= max_pieces_[variant] && !missing_[material(pos, variant)];
+    }
 
     // The WDL value for the side to move (DTB_WIN, DTB_DRAW, DTB_LOSS), or
     // false when the tables cannot answer (a missing table, ...).
@@ -40,8 +43,20 @@ public:
     dtb_tablebase* handle() { return tb_; }
 
 private:
+    // The material as an index: variant, then kings and men of the side to
+    // move and of the other side (at most 20 each).
+    static std::size_t material(const Position& pos, int variant) {
+        const Bitboard us = pos.pieces[pos.side], them = pos.pieces[pos.side ^ 1];
+        const std::size_t counts[4] = {std::size_t(count(us & pos.kings)), std::size_t(count(us & ~pos.kings)),
+                                       std::size_t(count(them & pos.kings)), std::size_t(count(them & ~pos.kings))};
+        std::size_t index = std::size_t(variant);
+        for (std::size_t c : counts) index = index * 21 + c;
+        return index;
+    }
+
     dtb_tablebase* tb_ = nullptr;
     int max_pieces_[2] = {0, 0};
+    std::vector<bool> missing_ = std::vector<bool>(2 * 21 * 21 * 21 * 21);
 };
 
 }  // namespace engine
