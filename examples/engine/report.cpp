@@ -12,6 +12,8 @@ std::string fen_of(int variant, const Position& pos) {
     return dtb_position_to_fen(&p, buf, sizeof buf) == DTB_OK ? buf : "?";
 }
 
+const char* variant_name(int variant) { return variant == DTB_RUSSIAN ? "russian" : "international"; }
+
 const char* side_name(int side) { return side == White ? "white" : "black"; }
 
 std::string score_text(const SearchResult& r) {
@@ -48,7 +50,8 @@ double per_second(double count, double seconds) { return seconds > 0 ? count / s
 
 void print_search(std::ostream& out, int variant, const Position& pos, const SearchResult& r, bool json) {
     if (json) {
-        out << "{\"fen\":\"" << fen_of(variant, pos) << "\",\"has_move\":" << (r.has_move ? "true" : "false");
+        out << "{\"variant\":\"" << variant_name(variant) << "\",\"fen\":\"" << fen_of(variant, pos)
+            << "\",\"has_move\":" << (r.has_move ? "true" : "false");
         if (r.has_move) {
             out << ",\"best\":";
             json_move(out, variant, r);
@@ -67,7 +70,8 @@ void print_search(std::ostream& out, int variant, const Position& pos, const Sea
 void print_game(std::ostream& out, int variant, const Position& start, const Game& game, bool json) {
     const char* result = game.winner == White ? "1-0" : game.winner == Black ? "0-1" : "draw";
     if (json) {
-        out << "{\"fen\":\"" << fen_of(variant, start) << "\",\"moves\":[";
+        out << "{\"variant\":\"" << variant_name(variant) << "\",\"fen\":\"" << fen_of(variant, start)
+            << "\",\"moves\":[";
         for (std::size_t i = 0; i < game.plies.size(); ++i) {
             out << (i ? "," : "");
             json_move(out, variant, game.plies[i].search);
@@ -98,10 +102,10 @@ void print_bench(std::ostream& out, const BenchReport& r, bool json) {
     const double probes_per_s = per_second(double(on.probes.probes), on.seconds);
     const double answered = on.probes.probes ? double(on.probes.hits) / double(on.probes.probes) : 0;
     if (json) {
-        out << "{\"variant\":\"" << (r.variant == DTB_RUSSIAN ? "russian" : "international")
-            << "\",\"positions\":" << r.positions << ",\"nodes_per_position\":" << r.nodes_per_position
-            << ",\"max_pieces\":" << r.max_pieces << ",\"without_tables\":{\"nodes\":" << off.nodes
-            << ",\"seconds\":" << off.seconds << ",\"nodes_per_second\":" << nps_off << "}";
+        out << "{\"variant\":\"" << variant_name(r.variant) << "\",\"positions\":" << r.positions
+            << ",\"nodes_per_position\":" << r.nodes_per_position << ",\"max_pieces\":" << r.max_pieces
+            << ",\"without_tables\":{\"nodes\":" << off.nodes << ",\"seconds\":" << off.seconds
+            << ",\"nodes_per_second\":" << nps_off << "}";
         if (r.max_pieces > 0)
             out << ",\"with_tables\":{\"nodes\":" << on.nodes << ",\"seconds\":" << on.seconds
                 << ",\"nodes_per_second\":" << nps_on << ",\"probes\":" << on.probes.probes
