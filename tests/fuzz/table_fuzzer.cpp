@@ -233,15 +233,16 @@ void repair_checksums(std::vector<char>& b) {
     store(b, 120, XXH3_64bits(b.data(), 120), 8);
 }
 
-std::string describe(const char* probe, const TableName& t, const dtb_position& p) {
+std::string describe(const char* probe, const TableName& t, const dtb_position& p, bool repaired) {
     char fen[256];
     dtb_position_to_fen(&p, fen, sizeof fen);
-    return std::string(probe) + " of " + fen + " with a fuzzed " + t.file;
+    return std::string(probe) + " of " + fen + " with a fuzzed " + t.file +
+           (repaired ? " (checksums recomputed)" : " (checksums as given)");
 }
 
 void check_answer(const char* probe, const TableName& t, const dtb_position& p, const Answer& got,
                   const std::string& message, const Answer& valid, bool identical, bool repaired) {
-    const std::string where = describe(probe, t, p);
+    const std::string where = describe(probe, t, p, repaired);
     if (identical) {
         fuzz::check(got.status == valid.status, "a valid file gives the valid status", where);
     } else {
@@ -249,7 +250,10 @@ void check_answer(const char* probe, const TableName& t, const dtb_position& p, 
                     "a damaged file gives its table's status or DTB_CORRUPT_TABLE",
                     where + ": " + dtb_status_name(got.status));
     }
-    if (got.status == DTB_CORRUPT_TABLE && valid.status != DTB_CORRUPT_TABLE)
+    // A repaired file may pass every check of its own and still disagree
+    // with the other tables, which dtb finds without knowing which of them
+    // is wrong: its message names the position.
+    if (got.status == DTB_CORRUPT_TABLE && valid.status != DTB_CORRUPT_TABLE && !repaired)
         fuzz::check(message.find(t.file) != std::string::npos, "the message names the damaged file",
                     where + ": " + message);
     if (got.status != DTB_OK) return;
