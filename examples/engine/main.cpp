@@ -20,7 +20,7 @@ const char* kHelp = R"(dtb-engine: an alpha-beta draughts engine that probes the
 
   dtb-engine [--variant russian|international] [--dir DIR]... [--fen FEN]
              [--play] [--no-tables] [--nodes N | --depth D | --movetime MS]
-             [--max-plies N] [--hash MB] [--json]
+             [--max-plies N] [--hash MB] [--cache MB] [--json]
   dtb-engine --bench [--variant V] [--dir DIR]... [--nodes N] [--json]
 
 Searches the position (default: the start position) and prints the best
@@ -42,6 +42,7 @@ win (DTW), so a won ending is won by the shortest way.
   --movetime MS    milliseconds per move instead (depends on the machine)
   --max-plies N    the game's ply limit (default 300)
   --hash MB        transposition table size (default 16)
+  --cache MB       dtb's cache of decompressed table blocks (default 256)
   --json           one JSON object instead of text
   --bench          nodes per second with and without probing and probes per
                    second on a fixed set of positions (--nodes per position,
@@ -64,6 +65,7 @@ struct Options {
     engine::Limits limits;
     int max_plies = 300;
     std::size_t hash_mb = 16;
+    std::size_t cache_mb = 256;
 };
 
 long number(const std::string& option, const char* text) {
@@ -114,6 +116,8 @@ Options parse(int argc, char** argv) {
             o.max_plies = static_cast<int>(number(arg, value()));
         } else if (arg == "--hash") {
             o.hash_mb = static_cast<std::size_t>(number(arg, value()));
+        } else if (arg == "--cache") {
+            o.cache_mb = static_cast<std::size_t>(number(arg, value()));
         } else {
             throw BadInput("unknown option " + arg + " (see --help)");
         }
@@ -135,7 +139,7 @@ int run(const Options& o) {
     std::unique_ptr<engine::Tables> tables;
     if (!o.dirs.empty()) {
         try {
-            tables = std::make_unique<engine::Tables>(o.dirs, std::size_t{256} << 20);
+            tables = std::make_unique<engine::Tables>(o.dirs, o.cache_mb << 20);
         } catch (const std::runtime_error& e) {
             std::cerr << "dtb-engine: " << e.what() << '\n';
             return kExitFailure;
