@@ -1,0 +1,83 @@
+#include "board.hpp"
+
+namespace engine {
+namespace {
+
+// PDN numbering: square 1 is the second square of the top row (b8, or the
+// top left dark square of 10x10); rows alternate between starting on the
+// second and on the first column.
+Geometry make_geometry(int variant) {
+    Geometry g{};
+    g.variant = variant;
+    g.size = variant == DTB_RUSSIAN ? 8 : 10;
+    g.squares = g.size * g.size / 2;
+    g.majority_capture = variant == DTB_INTERNATIONAL;
+    g.crowns_during_capture = variant == DTB_RUSSIAN;
+    const int half = g.size / 2;
+    auto square_at = [&](int row, int col) -> int {
+        if (row < 0 || row >= g.size || col < 0 || col >= g.size) return -1;
+        if ((row + col) % 2 == 0) return -1;  // a light square
+        return row * half + col / 2;
+    };
+    constexpr int dr[4] = {-1, -1, 1, 1};
+    constexpr int dc[4] = {-1, 1, -1, 1};
+    for (auto& s : g.step) s.fill(-1);
+    for (int sq = 0; sq < g.squares; ++sq) {
+        const int row = sq / half;
+        const int col = 2 * (sq % half) + (row % 2 == 0 ? 1 : 0);
+        for (int d = 0; d < 4; ++d) g.step[sq][d] = static_cast<std::int8_t>(square_at(row + dr[d], col + dc[d]));
+        g.all |= bit(sq);
+        if (row == 0) g.crown_row[White] |= bit(sq);
+        if (row == g.size - 1) g.crown_row[Black] |= bit(sq);
+    }
+    return g;
+}
+
+}  // namespace
+
+const Geometry& Geometry::of(int variant) {
+    static const Geometry russian = make_geometry(DTB_RUSSIAN);
+    static const Geometry international = make_geometry(DTB_INTERNATIONAL);
+    return variant == DTB_RUSSIAN ? russian : international;
+}
+
+Position after(const Position& pos, const Move& m) {
+    Position next = pos;
+    const int us = pos.side;
+    const bool king = (pos.kings & bit(m.from)) != 0;
+    next.pieces[us] &= ~bit(m.from);
+    next.kings &= ~bit(m.from);
+    next.pieces[us] |= bit(m.to);
+    if (king || m.crowns) next.kings |= bit(m.to);
+    next.pieces[us ^ 1] &= ~m.captured;
+    next.kings &= ~m.captured;
+    next.side = us ^ 1;
+    return next;
+}
+
+dtb_position to_dtb(const Position& pos, int variant) {
+    return dtb_position{pos.pieces[White], pos.pieces[Black], pos.kings, pos.side == White ? DTB_WHITE : DTB_BLACK,
+                        variant};
+}
+
+Position from_dtb(const dtb_position& pos) {
+    Position p;
+    p.pieces[White] = pos.white;
+    p.pieces[Black] = pos.black;
+    p.kings = pos.kings;
+    p.side = pos.side_to_move == DTB_WHITE ? White : Black;
+    return p;
+}
+
+std::string square_name(int variant, int sq) {
+    if (variant == DTB_INTERNATIONAL) return std::to_string(sq + 1);
+    const int row = sq / 4;
+    const int col = 2 * (sq % 4) + (row % 2 == 0 ? 1 : 0);
+    return std::string{static_cast<char>('a' + col), static_cast<char>('8' - row)};
+}
+
+std::string move_text(int variant, const Move& m) {
+    return square_name(variant, m.from) + (m.is_capture() ? ":" : "-") + square_name(variant, m.to);
+}
+
+}  // namespace engine

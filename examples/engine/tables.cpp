@@ -1,0 +1,40 @@
+#include "tables.hpp"
+
+#include <stdexcept>
+
+namespace engine {
+
+Tables::Tables(const std::vector<std::string>& dirs, std::size_t cache_bytes) {
+    std::vector<const char*> paths;
+    for (const std::string& d : dirs) paths.push_back(d.c_str());
+    const dtb_options options{cache_bytes};
+    char err[512];
+    if (dtb_open(paths.data(), paths.size(), &options, &tb_, err, sizeof err) != DTB_OK) throw std::runtime_error(err);
+    max_pieces_[DTB_RUSSIAN] = dtb_max_pieces(tb_, DTB_RUSSIAN);
+    max_pieces_[DTB_INTERNATIONAL] = dtb_max_pieces(tb_, DTB_INTERNATIONAL);
+}
+
+Tables::~Tables() { dtb_close(tb_); }
+
+// The one call the search makes into dtb, kept apart so that a search-time
+// (non-blocking) probe can replace it.
+bool Tables::probe_wdl(const Position& pos, int variant, int& wdl, ProbeStats& stats) {
+    ++stats.probes;
+    const dtb_position p = to_dtb(pos, variant);
+    dtb_value value;
+    const int status = dtb_probe_wdl(tb_, &p, &value);
+    if (status != DTB_OK) {
+        if (status == DTB_MISSING_TABLE) missing_[material(pos, variant)] = true;
+        return false;
+    }
+    ++stats.hits;
+    wdl = value.wdl;
+    return true;
+}
+
+bool Tables::best_move(const Position& pos, int variant, dtb_move& move, dtb_value& value) {
+    const dtb_position p = to_dtb(pos, variant);
+    return dtb_best_move(tb_, &p, &move, &value) == DTB_OK;
+}
+
+}  // namespace engine

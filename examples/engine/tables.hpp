@@ -1,0 +1,62 @@
+// Everything the engine asks of dtb, in one place: open the tables, probe
+// WDL inside the search, and take the DTW best move at the root.
+#pragma once
+
+#include <dtb/probe.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "board.hpp"
+
+namespace engine {
+
+struct ProbeStats {
+    std::uint64_t probes = 0;  // WDL probes asked in the search
+    std::uint64_t hits = 0;    // ... answered with a value
+};
+
+class Tables {
+public:
+    // Opens `dirs`; throws std::runtime_error with dtb's message on failure.
+    Tables(const std::vector<std::string>& dirs, std::size_t cache_bytes);
+    ~Tables();
+    Tables(const Tables&) = delete;
+    Tables& operator=(const Tables&) = delete;
+
+    // Whether the material on the board may be in the tables: a cheap test
+    // before any probe. A material whose probe found a table missing is not
+    // asked again (dtb would write the same error message every time).
+    bool covers(const Position& pos, int variant) const {
+        return count(pos.occupied()) <= max_pieces_[variant] && !missing_[material(pos, variant)];
+    }
+
+    // The WDL value for the side to move (DTB_WIN, DTB_DRAW, DTB_LOSS), or
+    // false when the tables cannot answer (a missing table, ...).
+    bool probe_wdl(const Position& pos, int variant, int& wdl, ProbeStats& stats);
+
+    // The move that realises the DTW value at the root, and that value;
+    // false when the tables cannot answer or there is no move.
+    bool best_move(const Position& pos, int variant, dtb_move& move, dtb_value& value);
+
+    dtb_tablebase* handle() { return tb_; }
+
+private:
+    // The material as an index: variant, then kings and men of the side to
+    // move and of the other side (at most 20 each).
+    static std::size_t material(const Position& pos, int variant) {
+        const Bitboard us = pos.pieces[pos.side], them = pos.pieces[pos.side ^ 1];
+        const std::size_t counts[4] = {std::size_t(count(us & pos.kings)), std::size_t(count(us & ~pos.kings)),
+                                       std::size_t(count(them & pos.kings)), std::size_t(count(them & ~pos.kings))};
+        std::size_t index = std::size_t(variant);
+        for (std::size_t c : counts) index = index * 21 + c;
+        return index;
+    }
+
+    dtb_tablebase* tb_ = nullptr;
+    int max_pieces_[2] = {0, 0};
+    std::vector<bool> missing_ = std::vector<bool>(2 * 21 * 21 * 21 * 21);
+};
+
+}  // namespace engine

@@ -1,0 +1,22 @@
+# cmake -DDIR=examples/engine -P public_api_only.cmake
+# Fails if a source file in DIR includes a dtb header other than the public
+# <dtb/probe.h>: the example engine must show all the wiring dtb takes.
+file(GLOB sources ${DIR}/*.cpp ${DIR}/*.hpp ${DIR}/*.c ${DIR}/*.h)
+set(bad "")
+foreach(source ${sources})
+  file(STRINGS ${source} includes REGEX "^[ \t]*#[ \t]*include")
+  foreach(line ${includes})
+    if(line MATCHES "(rules|format|tables|gen|probe|cli|python)/" AND NOT line MATCHES "<dtb/probe.h>")
+      list(APPEND bad "${source}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH sources n)
+if(n EQUAL 0)
+  message(FATAL_ERROR "no sources in ${DIR}")
+endif()
+if(bad)
+  string(REPLACE ";" "\n" bad "${bad}")
+  message(FATAL_ERROR "the example engine includes dtb's internal headers:\n${bad}")
+endif()
+message(STATUS "${n} files include no dtb header but <dtb/probe.h>")
