@@ -149,6 +149,29 @@ Result<std::uint16_t> TableFile::read(std::uint64_t index) const {
     return value;
 }
 
+std::optional<std::uint16_t> TableFile::read_cached(std::uint64_t index) const {
+    if (!cache_ || index >= header_.position_count) return std::nullopt;
+    const std::uint64_t block = index >> block_shift_;
+    const auto position = static_cast<std::uint32_t>(index & (header_.positions_per_block - 1));
+    return cache_->find(BlockCache::Key{cache_id_, block}, position, block_positions(block), header_.symbol_bits);
+}
+
+Result<bool> TableFile::cache_block(std::uint64_t block, bool evict) const {
+    if (block >= header_.block_count)
+        return error(ErrorCode::out_of_range,
+                     "block " + std::to_string(block) + " of a table of " + std::to_string(header_.block_count));
+    if (!cache_) return false;
+    const BlockCache::Key key{cache_id_, block};
+    if (cache_->contains(key)) return true;
+    auto raw = load_block(block);
+    if (!raw) return raw.error();
+    if (evict) {
+        cache_->insert(key, std::move(*raw));
+        return cache_->contains(key);
+    }
+    return cache_->insert_without_eviction(key, *raw);
+}
+
 std::optional<Error> TableFile::verify() const {
     const std::span<const std::uint8_t> data(map_ + header_.data_offset, header_.data_size);
     if (section_checksum(data) != header_.data_checksum)

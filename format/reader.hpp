@@ -40,6 +40,18 @@ public:
     // Thread-safe. For a don't-care position the symbol means nothing.
     Result<std::uint16_t> read(std::uint64_t index) const;
 
+    // The symbol for position `index` if its block is in the cache now;
+    // nullopt when it is not (or there is no cache, or index is past the
+    // end). Never reads the file nor decompresses: for searches that must
+    // not wait.
+    std::optional<std::uint16_t> read_cached(std::uint64_t index) const;
+
+    // Puts block `block` in the cache unless it is there: true when it is
+    // there now, false when it does not fit in the cache's free room (with
+    // `evict`, what it must is evicted and false means no cache); the
+    // block's error when it fails its checks.
+    Result<bool> cache_block(std::uint64_t block, bool evict) const;
+
     // Checks everything docs/FORMAT.md lets a reader check: the data checksum,
     // every block's checksum and decompressed size, and max_symbol. Reads
     // the whole file; nullopt when all is well.
