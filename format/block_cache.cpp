@@ -37,7 +37,7 @@ struct BlockCache::Block {
 // erased bucket is just emptied (readers scan the whole window), so there
 // are no tombstones; a full window grows the directory.
 struct BlockCache::Directory {
-    static constexpr std::size_t kWindow = 8;
+    static constexpr std::size_t kWindow = 16;
     std::size_t mask;
     std::unique_ptr<std::atomic<Block*>[]> buckets;
     std::uint64_t retired_at = 0;
@@ -83,9 +83,11 @@ private:
 namespace {
 
 std::size_t hash(const BlockCache::Key& k) {
-    // A multiply-xorshift mix: consecutive blocks of one table spread out.
+    // splitmix64's finalizer: every bit of the key moves the low bits the
+    // directory indexes by, so neighbouring blocks do not cluster.
     std::uint64_t x = k.table * 0x9E3779B97F4A7C15ull ^ k.block;
-    x *= 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return static_cast<std::size_t>(x ^ (x >> 31));
 }
 
@@ -179,7 +181,7 @@ bool BlockCache::insert_block(Key key, const std::vector<std::uint8_t>& data, bo
     while (!place(*current_directory_, b)) {
         // A full window: grow while the directory is small for what it
         // holds, else make room in the window.
-        if (current_directory_->size() < 4 * (clock_.size() + 1)) {
+        if (current_directory_->size() < 8 * (clock_.size() + 1)) {
             grow_directory();
         } else {
             const std::size_t h = hash(key);

@@ -16,9 +16,10 @@
 // first block whose bit is clear. Blocks start unreferenced, so a block
 // read once goes before one read again.
 //
-// Memory: what the blocks are charged (charge(): their bytes plus 128 for
-// the block's header, its CLOCK entry and its share of the directory, which
-// has at most 4 buckets of 8 bytes per block ever held) never exceeds the
+// Memory: what the blocks are charged (charge(): their bytes plus 160 for
+// the block's header and allocation, 64, its CLOCK entry, 8, and its share
+// of the directory, which has at most 8 buckets of 8 bytes per block ever
+// held, 64) never exceeds the
 // capacity, blocks unlinked but not yet freed included (an insert that
 // would overflow is not cached). Beyond it: one 64-byte record per thread
 // that has read through the cache (kept until the cache is destroyed), and
@@ -100,7 +101,7 @@ public:
 
     // What a block of `bytes` bytes is charged: its data and the bookkeeping
     // around it (header, CLOCK entry, directory buckets).
-    static constexpr std::size_t charge(std::size_t bytes) { return bytes + 128; }
+    static constexpr std::size_t charge(std::size_t bytes) { return bytes + 160; }
 
 private:
     struct Block;

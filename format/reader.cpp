@@ -163,6 +163,7 @@ Result<bool> TableFile::cache_block(std::uint64_t block, bool evict) const {
     if (!cache_) return false;
     const BlockCache::Key key{cache_id_, block};
     if (cache_->contains(key)) return true;
+    if (!evict && cache_->free_bytes() < BlockCache::charge(block_bytes(block))) return false;
     auto raw = load_block(block);
     if (!raw) return raw.error();
     if (evict) {

@@ -51,6 +51,12 @@ public:
     // `evict`, what it must is evicted and false means no cache); the
     // block's error when it fails its checks.
     Result<bool> cache_block(std::uint64_t block, bool evict) const;
+    // Whether block `block` is in the cache now.
+    bool block_cached(std::uint64_t block) const { return cache_ && cache_->contains({cache_id_, block}); }
+    // Its decompressed size in bytes.
+    std::size_t block_bytes(std::uint64_t block) const {
+        return stored_block_bytes(block_positions(block), header_.symbol_bits);
+    }
 
     // Checks everything docs/FORMAT.md lets a reader check: the data checksum,
     // every block's checksum and decompressed size, and max_symbol. Reads
