@@ -1,5 +1,7 @@
 #include "format/block_cache.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -10,6 +12,29 @@
 
 namespace dtb::format {
 
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+// `bytes` (a multiple of kHugePage) of zeroed memory aligned to a huge
+// page, which the kernel is asked to back with huge pages (advice it may
+// ignore); nullptr when it cannot be mapped.
+void* map_huge(std::size_t bytes) {
+    void* p = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    const auto start = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
+    if (aligned > start) ::munmap(p, aligned - start);
+    const std::uintptr_t end = start + bytes + kHugePage;
+    if (end > aligned + bytes) ::munmap(reinterpret_cast<void*>(aligned + bytes), end - aligned - bytes);
+    ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+    return reinterpret_cast<void*>(aligned);
+}
+
+void unmap_huge(void* p, std::size_t bytes) { ::munmap(p, bytes); }
+
+}  // namespace
+
 // A block and its header in one allocation: the data follows the header,
 // so a reader's two loads (the key, the symbol) are independent.
 struct BlockCache::Block {
@@ -18,20 +43,88 @@ struct BlockCache::Block {
     std::size_t clock_pos = 0;     // index in clock_ (under mutex_)
     std::uint64_t retired_at = 0;  // epoch it was unlinked at (under mutex_)
     std::atomic<std::uint8_t> referenced{0};
+    bool in_arena = false;
 
     std::uint8_t* data() { return reinterpret_cast<std::uint8_t*>(this + 1); }
-
-    static Block* make(Key key, const std::vector<std::uint8_t>& data) {
-        void* memory = ::operator new(sizeof(Block) + data.size());
-        Block* b = new (memory) Block{key, data.size()};
-        std::memcpy(b->data(), data.data(), data.size());
-        return b;
-    }
-    static void destroy(Block* b) {
-        b->~Block();
-        ::operator delete(static_cast<void*>(b));
-    }
 };
+
+// Fixed slots for blocks of up to 8 KiB (every block dtb's writer makes),
+// carved from 2 MiB chunks that the kernel is asked to back with huge
+// pages: a warm probe then rarely misses the TLB, which on a large cache
+// costs as much as the cache miss itself. Slots freed go back to a free
+// list; chunks are released with the cache. Used when the capacity holds
+// at least kMinChunks chunks; smaller caches allocate each block.
+struct BlockCache::Arena {
+    static constexpr std::size_t kChunkBytes = kHugePage;
+    static constexpr std::size_t kSlotData = 8192;
+    static constexpr std::size_t kSlotBytes = sizeof(Block) + kSlotData;
+    static constexpr std::size_t kSlotsPerChunk = kChunkBytes / kSlotBytes;
+    static constexpr std::size_t kMinChunks = 8;
+
+    std::vector<void*> chunks;
+    std::vector<void*> free_slots;
+    std::size_t carved = kSlotsPerChunk;  // slots taken from the last chunk
+
+    Arena() = default;
+    Arena(const Arena&) = delete;
+    Arena& operator=(const Arena&) = delete;
+    ~Arena() {
+        for (void* c : chunks) unmap_huge(c, kChunkBytes);
+    }
+
+    // A slot, or nullptr when none is free and every chunk is carved (no
+    // more than max_chunks are mapped).
+    void* allocate(std::size_t max_chunks) {
+        if (!free_slots.empty()) {
+            void* slot = free_slots.back();
+            free_slots.pop_back();
+            return slot;
+        }
+        if (carved == kSlotsPerChunk) {
+            if (chunks.size() == max_chunks) return nullptr;
+            void* chunk = map_chunk();
+            if (chunk == nullptr) return nullptr;
+            chunks.push_back(chunk);
+            carved = 0;
+        }
+        return static_cast<std::uint8_t*>(chunks.back()) + kSlotBytes * carved++;
+    }
+    void release(void* slot) { free_slots.push_back(slot); }
+
+    static void* map_chunk() { return map_huge(kChunkBytes); }
+};
+
+BlockCache::Block* BlockCache::make_block(Key key, const std::vector<std::uint8_t>& data) {
+    void* memory = nullptr;
+    // The chunks and the blocks outside them stay within the capacity.
+    if (arena_ && data.size() <= Arena::kSlotData)
+        memory = arena_->allocate((capacity_ - heap_bytes_) / Arena::kChunkBytes);
+    const bool in_arena = memory != nullptr;
+    if (!in_arena) {
+        memory = ::operator new(sizeof(Block) + data.size());
+        heap_bytes_ += charge(data.size());
+    }
+    Block* b = new (memory) Block{key, data.size()};
+    b->in_arena = in_arena;
+    std::memcpy(b->data(), data.data(), data.size());
+    return b;
+}
+
+void BlockCache::destroy_block(Block* b) {
+    const bool in_arena = b->in_arena;
+    const std::size_t bytes = b->bytes;
+    b->~Block();
+    if (in_arena) {
+        arena_->release(b);
+    } else {
+        ::operator delete(static_cast<void*>(b));
+        heap_bytes_ -= charge(bytes);
+    }
+}
+
+std::size_t BlockCache::cost(std::size_t bytes) const {
+    return charge(arena_ && bytes <= Arena::kSlotData ? Arena::kSlotData : bytes);
+}
 
 // Open addressing: a block lives within kWindow buckets of its hash. An
 // erased bucket is just emptied (readers scan the whole window), so there
@@ -39,11 +132,25 @@ struct BlockCache::Block {
 struct BlockCache::Directory {
     static constexpr std::size_t kWindow = 16;
     std::size_t mask;
-    std::unique_ptr<std::atomic<Block*>[]> buckets;
+    std::atomic<Block*>* buckets;
+    bool huge;  // mapped with map_huge (a directory of 2 MiB or more), else new[]
     std::uint64_t retired_at = 0;
 
-    explicit Directory(std::size_t size) : mask(size - 1), buckets(new std::atomic<Block*>[size]) {
-        for (std::size_t i = 0; i < size; ++i) buckets[i].store(nullptr, std::memory_order_relaxed);
+    explicit Directory(std::size_t size) : mask(size - 1) {
+        const std::size_t bytes = size * sizeof(std::atomic<Block*>);
+        void* memory = bytes % kHugePage == 0 ? map_huge(bytes) : nullptr;
+        huge = memory != nullptr;
+        if (!huge) memory = ::operator new(bytes);
+        buckets = static_cast<std::atomic<Block*>*>(memory);
+        for (std::size_t i = 0; i < size; ++i) new (&buckets[i]) std::atomic<Block*>(nullptr);
+    }
+    Directory(const Directory&) = delete;
+    Directory& operator=(const Directory&) = delete;
+    ~Directory() {
+        if (huge)
+            unmap_huge(buckets, size() * sizeof(std::atomic<Block*>));
+        else
+            ::operator delete(static_cast<void*>(buckets));
     }
     std::size_t size() const { return mask + 1; }
 };
@@ -107,13 +214,14 @@ std::atomic<std::uint64_t> next_cache_serial{1};
 
 BlockCache::BlockCache(std::size_t capacity_bytes, std::size_t /*shards*/)
     : capacity_(capacity_bytes), serial_(next_cache_serial.fetch_add(1, std::memory_order_relaxed)) {
+    if (capacity_bytes >= Arena::kMinChunks * Arena::kChunkBytes) arena_ = std::make_unique<Arena>();
     current_directory_ = std::make_unique<Directory>(64);
     directory_.store(current_directory_.get(), std::memory_order_release);
 }
 
 BlockCache::~BlockCache() {
-    for (Block* b : clock_) Block::destroy(b);
-    for (Block* b : retired_) Block::destroy(b);
+    for (Block* b : clock_) destroy_block(b);
+    for (Block* b : retired_) destroy_block(b);
 }
 
 BlockCache::Reader& BlockCache::reader() {
@@ -145,8 +253,7 @@ BlockCache::Block* BlockCache::lookup(const Directory& d, Key key) const {
     return nullptr;
 }
 
-std::optional<std::uint16_t> BlockCache::find(Key key, std::uint32_t position, std::uint32_t positions,
-                                              unsigned bits) {
+std::optional<std::uint16_t> BlockCache::find(Key key, std::uint32_t position, std::uint32_t positions, unsigned bits) {
     if (capacity_ == 0) return std::nullopt;
     ReadScope scope(*this);
     Block* b = lookup(*directory_.load(std::memory_order_seq_cst), key);
@@ -166,7 +273,7 @@ bool BlockCache::contains(Key key) {
 }
 
 bool BlockCache::insert_block(Key key, const std::vector<std::uint8_t>& data, bool evict) {
-    const std::size_t cost = charge(data.size());
+    const std::size_t cost = this->cost(data.size());
     if (capacity_ == 0 || cost > capacity_) return false;
     std::lock_guard lock(mutex_);
     if (lookup(*current_directory_, key) != nullptr) return true;
@@ -176,7 +283,7 @@ bool BlockCache::insert_block(Key key, const std::vector<std::uint8_t>& data, bo
         evict_one();
         reclaim();
     }
-    Block* b = Block::make(key, data);
+    Block* b = make_block(key, data);
     if (clock_.size() + 1 > current_directory_->size() / 2) grow_directory();
     while (!place(*current_directory_, b)) {
         // A full window: grow while the directory is small for what it
@@ -282,8 +389,8 @@ void BlockCache::reclaim() {
     const std::uint64_t oldest = oldest_reader_epoch();
     std::erase_if(retired_, [&](Block* b) {
         if (b->retired_at > oldest) return false;
-        held_bytes_ -= charge(b->bytes);
-        Block::destroy(b);
+        held_bytes_ -= cost(b->bytes);
+        destroy_block(b);
         return true;
     });
     std::erase_if(retired_directories_, [&](const auto& d) { return d->retired_at <= oldest; });

@@ -105,10 +105,14 @@ public:
 
 private:
     struct Block;
+    struct Arena;
     struct Directory;
     struct Reader;
     class ReadScope;
 
+    Block* make_block(Key key, const std::vector<std::uint8_t>& data);  // under mutex_
+    void destroy_block(Block* block);                                   // under mutex_
+    std::size_t cost(std::size_t bytes) const;                          // what a block is charged here
     Reader& reader();
     Reader& register_reader();
     bool insert_block(Key key, const std::vector<std::uint8_t>& data, bool evict);
@@ -128,14 +132,16 @@ private:
     std::atomic<std::uint64_t> epoch_{1};
     std::atomic<Directory*> directory_{nullptr};
 
-    mutable std::mutex mutex_;                                  // everything below
-    std::vector<Block*> clock_;                                 // resident blocks, the CLOCK ring
-    std::size_t hand_ = 0;                                      // next candidate in clock_
-    std::vector<Block*> retired_;                               // unlinked, not yet freed
+    mutable std::mutex mutex_;      // everything below
+    std::unique_ptr<Arena> arena_;  // slots for blocks of up to 8 KiB
+    std::vector<Block*> clock_;     // resident blocks, the CLOCK ring
+    std::size_t hand_ = 0;          // next candidate in clock_
+    std::vector<Block*> retired_;   // unlinked, not yet freed
     std::vector<std::unique_ptr<Directory>> retired_directories_;
-    std::unique_ptr<Directory> current_directory_;              // owns *directory_
-    std::vector<std::unique_ptr<Reader>> readers_;              // one per thread that read
-    std::size_t held_bytes_ = 0;                                // charged: resident and retired
+    std::unique_ptr<Directory> current_directory_;  // owns *directory_
+    std::vector<std::unique_ptr<Reader>> readers_;  // one per thread that read
+    std::size_t held_bytes_ = 0;                    // charged: resident and retired
+    std::size_t heap_bytes_ = 0;                    // charged to the blocks outside the arena (part of held_bytes_)
     std::uint64_t evictions_ = 0;
 };
 
