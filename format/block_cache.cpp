@@ -35,17 +35,38 @@ void unmap_huge(void* p, std::size_t bytes) { ::munmap(p, bytes); }
 
 }  // namespace
 
-// A block and its header in one allocation: the data follows the header,
-// so a reader's two loads (the key, the symbol) are independent.
+// A block and its header in one allocation, the data after the header.
 struct BlockCache::Block {
-    Key key;
+    Key key;  // for a registered table's block, key.table is the table's id
     std::size_t bytes;
-    std::size_t clock_pos = 0;     // index in clock_ (under mutex_)
-    std::uint64_t retired_at = 0;  // epoch it was unlinked at (under mutex_)
-    std::atomic<std::uint8_t> referenced{0};
+    std::atomic<std::uintptr_t>* entry = nullptr;  // its word in a table's directory; nullptr: in keyed_
+    std::size_t clock_pos = 0;                     // index in clock_
+    std::uint64_t retired_at = 0;                  // epoch it was unlinked at
+    bool referenced = false;                       // the reference bit of a keyed block
     bool in_arena = false;
 
     std::uint8_t* data() { return reinterpret_cast<std::uint8_t*>(this + 1); }
+};
+
+// A directory word: a block's address, its low bit the reference bit (a
+// block is at least 8-aligned). 0, or a lone 1 (a reference bit set just
+// as the block was unlinked), means not cached.
+constexpr std::uintptr_t kReferenced = 1;
+
+class BlockCache::Table {
+public:
+    Table(std::uint64_t id, std::uint64_t blocks)
+        : id_(id), blocks_(blocks), words_(new std::atomic<std::uintptr_t>[blocks]) {
+        for (std::uint64_t b = 0; b < blocks; ++b) words_[b].store(0, std::memory_order_relaxed);
+    }
+    std::uint64_t id() const { return id_; }
+    std::uint64_t blocks() const { return blocks_; }
+    std::atomic<std::uintptr_t>& word(std::uint64_t block) { return words_[block]; }
+
+private:
+    std::uint64_t id_;
+    std::uint64_t blocks_;
+    std::unique_ptr<std::atomic<std::uintptr_t>[]> words_;
 };
 
 // Fixed slots for blocks of up to 8 KiB (every block dtb's writer makes),
@@ -81,7 +102,7 @@ struct BlockCache::Arena {
             return slot;
         }
         if (carved == kSlotsPerChunk) {
-            if (chunks.size() == max_chunks) return nullptr;
+            if (chunks.size() >= max_chunks) return nullptr;
             void* chunk = map_chunk();
             if (chunk == nullptr) return nullptr;
             chunks.push_back(chunk);
@@ -126,35 +147,6 @@ std::size_t BlockCache::cost(std::size_t bytes) const {
     return charge(arena_ && bytes <= Arena::kSlotData ? Arena::kSlotData : bytes);
 }
 
-// Open addressing: a block lives within kWindow buckets of its hash. An
-// erased bucket is just emptied (readers scan the whole window), so there
-// are no tombstones; a full window grows the directory.
-struct BlockCache::Directory {
-    static constexpr std::size_t kWindow = 16;
-    std::size_t mask;
-    std::atomic<Block*>* buckets;
-    bool huge;  // mapped with map_huge (a directory of 2 MiB or more), else new[]
-    std::uint64_t retired_at = 0;
-
-    explicit Directory(std::size_t size) : mask(size - 1) {
-        const std::size_t bytes = size * sizeof(std::atomic<Block*>);
-        void* memory = bytes % kHugePage == 0 ? map_huge(bytes) : nullptr;
-        huge = memory != nullptr;
-        if (!huge) memory = ::operator new(bytes);
-        buckets = static_cast<std::atomic<Block*>*>(memory);
-        for (std::size_t i = 0; i < size; ++i) new (&buckets[i]) std::atomic<Block*>(nullptr);
-    }
-    Directory(const Directory&) = delete;
-    Directory& operator=(const Directory&) = delete;
-    ~Directory() {
-        if (huge)
-            unmap_huge(buckets, size() * sizeof(std::atomic<Block*>));
-        else
-            ::operator delete(static_cast<void*>(buckets));
-    }
-    std::size_t size() const { return mask + 1; }
-};
-
 // One per thread that reads through the cache, on a cache line of its own:
 // only its thread writes it (the counters with plain load-store pairs), the
 // writers read it.
@@ -170,7 +162,7 @@ struct alignas(64) BlockCache::Reader {
 };
 
 // Announces the epoch for the length of one read. The seq_cst store comes
-// before the read's loads of the directory, which is what lets a writer
+// before the read's load of the directory word, which is what lets a writer
 // that sees the record idle (or entered after an unlink) free what it
 // unlinked.
 class BlockCache::ReadScope {
@@ -189,15 +181,6 @@ private:
 
 namespace {
 
-std::size_t hash(const BlockCache::Key& k) {
-    // splitmix64's finalizer: every bit of the key moves the low bits the
-    // directory indexes by, so neighbouring blocks do not cluster.
-    std::uint64_t x = k.table * 0x9E3779B97F4A7C15ull ^ k.block;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return static_cast<std::size_t>(x ^ (x >> 31));
-}
-
 // The calling thread's record in the caches it read through lately, by the
 // caches' serial numbers (never reused, so an entry of a destroyed cache is
 // never taken for a live one). Direct-mapped: a thread alternating between
@@ -212,11 +195,15 @@ std::atomic<std::uint64_t> next_cache_serial{1};
 
 }  // namespace
 
+std::size_t BlockCache::KeyHash::operator()(const Key& k) const {
+    std::uint64_t x = k.table * 0x9E3779B97F4A7C15ull ^ k.block;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    return static_cast<std::size_t>(x ^ (x >> 31));
+}
+
 BlockCache::BlockCache(std::size_t capacity_bytes, std::size_t /*shards*/)
     : capacity_(capacity_bytes), serial_(next_cache_serial.fetch_add(1, std::memory_order_relaxed)) {
     if (capacity_bytes >= Arena::kMinChunks * Arena::kChunkBytes) arena_ = std::make_unique<Arena>();
-    current_directory_ = std::make_unique<Directory>(64);
-    directory_.store(current_directory_.get(), std::memory_order_release);
 }
 
 BlockCache::~BlockCache() {
@@ -244,100 +231,93 @@ BlockCache::Reader& BlockCache::register_reader() {
     return *readers_.back();
 }
 
-BlockCache::Block* BlockCache::lookup(const Directory& d, Key key) const {
-    const std::size_t h = hash(key);
-    for (std::size_t i = 0; i < Directory::kWindow; ++i) {
-        Block* b = d.buckets[(h + i) & d.mask].load(std::memory_order_seq_cst);
-        if (b != nullptr && b->key == key) return b;
-    }
-    return nullptr;
+BlockCache::Table& BlockCache::register_table(std::uint64_t id, std::uint64_t blocks) {
+    auto table = std::make_unique<Table>(id, blocks);
+    std::lock_guard lock(mutex_);
+    auto& slot = tables_[id];
+    slot = std::move(table);
+    return *slot;
 }
 
-std::optional<std::uint16_t> BlockCache::find(Key key, std::uint32_t position, std::uint32_t positions, unsigned bits) {
-    if (capacity_ == 0) return std::nullopt;
+std::optional<std::uint16_t> BlockCache::find(Table& table, std::uint64_t block, std::uint32_t position,
+                                              std::uint32_t positions, unsigned bits) {
+    if (capacity_ == 0 || block >= table.blocks()) return std::nullopt;
     ReadScope scope(*this);
-    Block* b = lookup(*directory_.load(std::memory_order_seq_cst), key);
-    if (b == nullptr) {
+    std::atomic<std::uintptr_t>& word = table.word(block);
+    const std::uintptr_t w = word.load(std::memory_order_seq_cst);
+    if ((w & ~kReferenced) == 0) {
         scope.reader().count(scope.reader().misses);
         return std::nullopt;
     }
     scope.reader().count(scope.reader().hits);
-    if (b->referenced.load(std::memory_order_relaxed) == 0) b->referenced.store(1, std::memory_order_relaxed);
+    if ((w & kReferenced) == 0) word.fetch_or(kReferenced, std::memory_order_relaxed);
+    Block* b = reinterpret_cast<Block*>(w & ~kReferenced);
     return decode_symbol(b->data(), positions, position, bits);
 }
 
-bool BlockCache::contains(Key key) {
-    if (capacity_ == 0) return false;
+bool BlockCache::contains(Table& table, std::uint64_t block) {
+    if (capacity_ == 0 || block >= table.blocks()) return false;
     ReadScope scope(*this);
-    return lookup(*directory_.load(std::memory_order_seq_cst), key) != nullptr;
+    return (table.word(block).load(std::memory_order_seq_cst) & ~kReferenced) != 0;
 }
 
-bool BlockCache::insert_block(Key key, const std::vector<std::uint8_t>& data, bool evict) {
+BlockCache::Block* BlockCache::keyed_find(Key key) const {
+    const auto it = keyed_.find(key);
+    return it == keyed_.end() ? nullptr : it->second;
+}
+
+std::optional<std::uint16_t> BlockCache::find(Key key, std::uint32_t position, std::uint32_t positions, unsigned bits) {
+    if (capacity_ == 0) return std::nullopt;
+    Reader& r = reader();
+    std::lock_guard lock(mutex_);  // blocks are freed under it
+    Block* b = keyed_find(key);
+    if (b == nullptr) {
+        r.count(r.misses);
+        return std::nullopt;
+    }
+    r.count(r.hits);
+    b->referenced = true;
+    return decode_symbol(b->data(), positions, position, bits);
+}
+
+bool BlockCache::insert_block(Table* table, Key key, const std::vector<std::uint8_t>& data, bool evict) {
     const std::size_t cost = this->cost(data.size());
     if (capacity_ == 0 || cost > capacity_) return false;
+    if (table != nullptr && key.block >= table->blocks()) return false;
     std::lock_guard lock(mutex_);
-    if (lookup(*current_directory_, key) != nullptr) return true;
+    if (table != nullptr ? (table->word(key.block).load(std::memory_order_relaxed) & ~kReferenced) != 0
+                         : keyed_find(key) != nullptr)
+        return true;
     reclaim();
     while (held_bytes_ + cost > capacity_) {
         if (!evict || clock_.empty()) return false;  // what is left is retired, still being read
         evict_one();
         reclaim();
     }
-    Block* b = make_block(key, data);
-    if (clock_.size() + 1 > current_directory_->size() / 2) grow_directory();
-    while (!place(*current_directory_, b)) {
-        // A full window: grow while the directory is small for what it
-        // holds, else make room in the window.
-        if (current_directory_->size() < 8 * (clock_.size() + 1)) {
-            grow_directory();
-        } else {
-            const std::size_t h = hash(key);
-            std::vector<Block*> victim{current_directory_->buckets[h & current_directory_->mask].load()};
-            unlink(victim[0]);
-            retire(victim);
-            ++evictions_;
-        }
-    }
+    Block* b = make_block(table != nullptr ? Key{table->id(), key.block} : key, data);
     b->clock_pos = clock_.size();
     clock_.push_back(b);
     held_bytes_ += cost;
+    if (table != nullptr) {
+        b->entry = &table->word(key.block);
+        b->entry->store(reinterpret_cast<std::uintptr_t>(b), std::memory_order_seq_cst);  // publishes the data
+    } else {
+        keyed_.emplace(key, b);
+    }
     return true;
-}
-
-bool BlockCache::place(Directory& d, Block* block) {
-    const std::size_t h = hash(block->key);
-    for (std::size_t i = 0; i < Directory::kWindow; ++i) {
-        std::atomic<Block*>& bucket = d.buckets[(h + i) & d.mask];
-        if (bucket.load(std::memory_order_relaxed) == nullptr) {
-            bucket.store(block, std::memory_order_seq_cst);  // publishes the block's contents
-            return true;
-        }
-    }
-    return false;
-}
-
-void BlockCache::grow_directory() {
-    std::unique_ptr<Directory> bigger;
-    for (std::size_t size = current_directory_->size() * 2; !bigger; size *= 2) {
-        bigger = std::make_unique<Directory>(size);
-        for (Block* b : clock_)
-            if (!place(*bigger, b)) {
-                bigger.reset();  // a full window even so: twice as many buckets
-                break;
-            }
-    }
-    directory_.store(bigger.get(), std::memory_order_seq_cst);
-    current_directory_.swap(bigger);
-    bigger->retired_at = epoch_.fetch_add(1, std::memory_order_seq_cst) + 1;
-    retired_directories_.push_back(std::move(bigger));
 }
 
 void BlockCache::evict_one() {
     for (;;) {
         if (hand_ >= clock_.size()) hand_ = 0;
         Block* b = clock_[hand_];
-        if (b->referenced.load(std::memory_order_relaxed) != 0) {
-            b->referenced.store(0, std::memory_order_relaxed);
+        const bool referenced =
+            b->entry != nullptr ? (b->entry->load(std::memory_order_relaxed) & kReferenced) != 0 : b->referenced;
+        if (referenced) {
+            if (b->entry != nullptr)
+                b->entry->fetch_and(~kReferenced, std::memory_order_relaxed);
+            else
+                b->referenced = false;
             ++hand_;
             continue;
         }
@@ -350,15 +330,10 @@ void BlockCache::evict_one() {
 }
 
 void BlockCache::unlink(Block* block) {
-    Directory& d = *current_directory_;
-    const std::size_t h = hash(block->key);
-    for (std::size_t i = 0; i < Directory::kWindow; ++i) {
-        std::atomic<Block*>& bucket = d.buckets[(h + i) & d.mask];
-        if (bucket.load(std::memory_order_relaxed) == block) {
-            bucket.store(nullptr, std::memory_order_seq_cst);
-            break;
-        }
-    }
+    if (block->entry != nullptr)
+        block->entry->store(0, std::memory_order_seq_cst);
+    else
+        keyed_.erase(block->key);
     const std::size_t pos = block->clock_pos;
     clock_[pos] = clock_.back();
     clock_[pos]->clock_pos = pos;
@@ -367,7 +342,7 @@ void BlockCache::unlink(Block* block) {
 
 void BlockCache::retire(std::vector<Block*>& blocks) {
     // Readers that announce this epoch or a later one loaded the directory
-    // after the unlinks above: they cannot reach these blocks.
+    // word after the unlinks above: they cannot reach these blocks.
     const std::uint64_t r = epoch_.fetch_add(1, std::memory_order_seq_cst) + 1;
     for (Block* b : blocks) {
         b->retired_at = r;
@@ -385,7 +360,7 @@ std::uint64_t BlockCache::oldest_reader_epoch() const {
 }
 
 void BlockCache::reclaim() {
-    if (retired_.empty() && retired_directories_.empty()) return;
+    if (retired_.empty()) return;
     const std::uint64_t oldest = oldest_reader_epoch();
     std::erase_if(retired_, [&](Block* b) {
         if (b->retired_at > oldest) return false;
@@ -393,10 +368,10 @@ void BlockCache::reclaim() {
         destroy_block(b);
         return true;
     });
-    std::erase_if(retired_directories_, [&](const auto& d) { return d->retired_at <= oldest; });
 }
 
 void BlockCache::erase_table(std::uint64_t table) {
+    std::unique_ptr<Table> directory;
     std::lock_guard lock(mutex_);
     std::vector<Block*> dropped;
     for (Block* b : clock_)
@@ -404,6 +379,11 @@ void BlockCache::erase_table(std::uint64_t table) {
     for (Block* b : dropped) unlink(b);
     if (!dropped.empty()) retire(dropped);
     reclaim();
+    // No read of the table runs any more, so its directory can go now.
+    if (const auto it = tables_.find(table); it != tables_.end()) {
+        directory = std::move(it->second);
+        tables_.erase(it);
+    }
 }
 
 BlockCache::Stats BlockCache::stats() const {

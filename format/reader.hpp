@@ -52,7 +52,7 @@ public:
     // block's error when it fails its checks.
     Result<bool> cache_block(std::uint64_t block, bool evict) const;
     // Whether block `block` is in the cache now.
-    bool block_cached(std::uint64_t block) const { return cache_ && cache_->contains({cache_id_, block}); }
+    bool block_cached(std::uint64_t block) const { return cache_ && cache_->contains(*cache_table_, block); }
     // Its decompressed size in bytes.
     std::size_t block_bytes(std::uint64_t block) const {
         return stored_block_bytes(block_positions(block), header_.symbol_bits);
@@ -98,6 +98,7 @@ private:
     unsigned block_shift_ = 0;                 // log2(positions_per_block)
     std::shared_ptr<BlockCache> cache_;
     std::uint64_t cache_id_ = 0;
+    BlockCache::Table* cache_table_ = nullptr;  // this table's directory in cache_
 };
 
 }  // namespace dtb::format

@@ -16,6 +16,8 @@
 //               mapped and validated, then the block decompressed. The OS
 //               page cache is left as it is (warm after the first runs).
 //
+//   hot         256 quiet positions over and over (their blocks stay in
+//               the processor's caches): the probe's own work
 //   cached      the conditional probes (dtb_probe_wdl_cached, ...) on the
 //               warm handle: all answered from memory
 //   threads:N   N threads probing one handle; with real time,
@@ -165,6 +167,19 @@ void BM_DtwWarmQuiet(benchmark::State& state) { probe_loop(state, warm_handle(),
 void BM_WdlWarmAny(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_wdl, setup().any); }
 void BM_DtwWarmAny(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_dtw, setup().any); }
 
+// 256 quiet positions probed over and over: their blocks stay in the
+// processor's caches, so this is the probe's own work (index, table,
+// cache look-up) without the memory latency of a random block.
+const std::vector<dtb_position>& hot_pool() {
+    static const std::vector<dtb_position> pool(setup().quiet.begin(), setup().quiet.begin() + 256);
+    return pool;
+}
+void BM_WdlHotQuiet(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_wdl, hot_pool()); }
+void BM_DtwHotQuiet(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_dtw, hot_pool()); }
+void BM_WdlCachedHotQuiet(benchmark::State& state) {
+    probe_loop(state, warm_handle(), dtb_probe_wdl_cached, hot_pool());
+}
+
 // Conditional probes on the warm handle: every block is cached, so each
 // must answer (DTB_NOT_CACHED would be an error here).
 void BM_WdlCachedQuiet(benchmark::State& state) {
@@ -244,6 +259,9 @@ BENCHMARK(BM_WdlWarmQuiet);
 BENCHMARK(BM_DtwWarmQuiet);
 BENCHMARK(BM_WdlWarmAny);
 BENCHMARK(BM_DtwWarmAny);
+BENCHMARK(BM_WdlHotQuiet);
+BENCHMARK(BM_DtwHotQuiet);
+BENCHMARK(BM_WdlCachedHotQuiet);
 BENCHMARK(BM_WdlCachedQuiet);
 BENCHMARK(BM_DtwCachedQuiet);
 BENCHMARK(BM_WdlCachedAny);
