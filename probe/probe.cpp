@@ -261,23 +261,21 @@ int dtb_probe_dtw(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) 
 }
 
 int dtb_probe_wdl_cached(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) {
-    return probe_position(tb, pos, value != nullptr,
-                          [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
-                              auto wdl = Search<V>(*tb->tables, true).wdl(p);
-                              if (!wdl) return tb->fail(wdl.error());
-                              *value = dtb_value{*wdl, -1};
-                              return DTB_OK;
-                          });
+    return probe_position(tb, pos, value != nullptr, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
+        auto wdl = Search<V>(*tb->tables, true).wdl(p);
+        if (!wdl) return tb->fail(wdl.error());
+        *value = dtb_value{*wdl, -1};
+        return DTB_OK;
+    });
 }
 
 int dtb_probe_dtw_cached(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) {
-    return probe_position(tb, pos, value != nullptr,
-                          [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
-                              auto v = Search<V>(*tb->tables, true).value(p);
-                              if (!v) return tb->fail(v.error());
-                              *value = c_value(*v);
-                              return DTB_OK;
-                          });
+    return probe_position(tb, pos, value != nullptr, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
+        auto v = Search<V>(*tb->tables, true).value(p);
+        if (!v) return tb->fail(v.error());
+        *value = c_value(*v);
+        return DTB_OK;
+    });
 }
 
 int dtb_preload(dtb_tablebase* tb, int variant, int max_pieces, int what, dtb_preload_report* report) {

@@ -115,7 +115,7 @@ private:
         std::atomic<const OpenTable*> table{nullptr};  // set once, when opened
         std::mutex open_mutex;                         // held only while opening
         std::unique_ptr<OpenTable> owner;
-        std::optional<Failure> rejected;  // a file that failed its checks stays rejected
+        std::optional<Failure> rejected;       // a file that failed its checks stays rejected
         std::atomic<bool> is_rejected{false};  // set (release) once `rejected` is, which never changes again
     };
 

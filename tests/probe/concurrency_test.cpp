@@ -119,8 +119,7 @@ TEST(Concurrency, ConditionalProbesPreloadAndEvictionTogether) {
             if (status == DTB_NOT_CACHED) {
                 ++not_cached;
                 // Fill it the way the API says: with a blocking probe.
-                if (rng() % 2 == 0 && (dtw ? dtb_probe_dtw(tb, &c, &v) : dtb_probe_wdl(tb, &c, &v)) != DTB_OK)
-                    ++failed;
+                if (rng() % 2 == 0 && (dtw ? dtb_probe_dtw(tb, &c, &v) : dtb_probe_wdl(tb, &c, &v)) != DTB_OK) ++failed;
                 return;
             }
             if (status != DTB_OK) {

@@ -59,12 +59,12 @@ void cold_then_warm(int pieces) {
                 ++missed;
             } else {
                 ASSERT_EQ(cold, DTB_OK) << to_fen(position) << ": " << dtb_status_name(cold);
-                EXPECT_TRUE(same(before, blocking)) << to_fen(position) << ": " << show(before) << ", blocking "
-                                                    << show(blocking);
+                EXPECT_TRUE(same(before, blocking))
+                    << to_fen(position) << ": " << show(before) << ", blocking " << show(blocking);
             }
             ASSERT_EQ(probe.cached(tb, &pos, &after), DTB_OK) << probe.name << " " << to_fen(position);
-            EXPECT_TRUE(same(after, blocking)) << to_fen(position) << ": " << show(after) << ", blocking "
-                                               << show(blocking);
+            EXPECT_TRUE(same(after, blocking))
+                << to_fen(position) << ": " << show(after) << ", blocking " << show(blocking);
         }
         EXPECT_EQ(tb.error(), "") << "a miss must leave no message";
         // The first probe of every table misses; the tables are few, so
@@ -113,8 +113,7 @@ void preload_then_all_hit(int pieces) {
     Handle tb(small_tables(), std::size_t{64} << 20);
     dtb_preload_report r{};
     const int variant = V::id == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
-    ASSERT_EQ(dtb_preload(tb, variant, pieces, DTB_PRELOAD_WDL | DTB_PRELOAD_DTW, &r), DTB_OK)
-        << tb.error();
+    ASSERT_EQ(dtb_preload(tb, variant, pieces, DTB_PRELOAD_WDL | DTB_PRELOAD_DTW, &r), DTB_OK) << tb.error();
     EXPECT_EQ(r.complete, 1);
     EXPECT_STREQ(r.first_incomplete, "");
     EXPECT_EQ(r.tables, 2 * all_signatures(V::id, pieces).size());
@@ -135,8 +134,8 @@ void preload_then_all_hit(int pieces) {
             dtb_value cached{}, blocking{};
             ASSERT_EQ(probe.cached(tb, &pos, &cached), DTB_OK) << probe.name << " " << to_fen(position);
             ASSERT_EQ(probe.blocking(reference, &pos, &blocking), DTB_OK) << reference.error();
-            EXPECT_TRUE(same(cached, blocking)) << probe.name << " " << to_fen(position) << ": " << show(cached)
-                                                << ", blocking " << show(blocking);
+            EXPECT_TRUE(same(cached, blocking))
+                << probe.name << " " << to_fen(position) << ": " << show(cached) << ", blocking " << show(blocking);
         }
     }
     dtb_cache_info after{};
