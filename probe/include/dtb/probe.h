@@ -221,12 +221,12 @@ int dtb_probe_dtw_cached(dtb_tablebase* tb, const dtb_position* pos, dtb_value* 
 /* What dtb_preload did. Blocks and bytes are decompressed ones, as the
  * cache holds them. */
 typedef struct dtb_preload_report {
-    size_t tables;         /* table files of the request found in the directories, all opened and checked */
-    uint64_t blocks;       /* their blocks */
-    uint64_t blocks_cached; /* of those, in the cache when dtb_preload returned */
-    uint64_t bytes;        /* their decompressed bytes */
-    uint64_t bytes_cached; /* of those, in the cache */
-    int complete;          /* 1 when every block is in the cache */
+    size_t tables;             /* table files of the request found in the directories, all opened and checked */
+    uint64_t blocks;           /* their blocks */
+    uint64_t blocks_cached;    /* of those, in the cache when dtb_preload returned */
+    uint64_t bytes;            /* their decompressed bytes */
+    uint64_t bytes_cached;     /* of those, in the cache */
+    int complete;              /* 1 when every block is in the cache */
     char first_incomplete[64]; /* the first table (file name) not wholly cached; "" when complete */
 } dtb_preload_report;
 
@@ -246,11 +246,11 @@ int dtb_preload(dtb_tablebase* tb, int variant, int max_pieces, int what, dtb_pr
 
 /* The block cache of a handle, for an engine's statistics. */
 typedef struct dtb_cache_info {
-    size_t capacity;  /* dtb_options.cache_bytes */
-    size_t bytes;     /* charged now: decompressed blocks plus 160 bytes of bookkeeping each */
-    size_t blocks;    /* blocks held */
-    uint64_t hits;    /* probes that found their block cached (conditional ones included) */
-    uint64_t misses;  /* probes that did not */
+    size_t capacity; /* dtb_options.cache_bytes */
+    size_t bytes;    /* charged now: decompressed blocks plus 160 bytes of bookkeeping each */
+    size_t blocks;   /* blocks held */
+    uint64_t hits;   /* probes that found their block cached (conditional ones included) */
+    uint64_t misses; /* probes that did not */
     uint64_t evictions;
 } dtb_cache_info;
 
