@@ -17,9 +17,9 @@ namespace {
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 // `bytes` (a multiple of kHugePage) of zeroed memory aligned to a huge
-// page, which the kernel is asked to back with huge pages (advice it may
-// ignore); nullptr when it cannot be mapped.
-void* map_huge(std::size_t bytes) {
+// page, which the kernel is asked (`advise`) to back with huge pages
+// (advice it may ignore); nullptr when it cannot be mapped.
+void* map_huge(std::size_t bytes, bool advise = true) {
     void* p = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return nullptr;
     const auto start = reinterpret_cast<std::uintptr_t>(p);
@@ -27,7 +27,7 @@ void* map_huge(std::size_t bytes) {
     if (aligned > start) ::munmap(p, aligned - start);
     const std::uintptr_t end = start + bytes + kHugePage;
     if (end > aligned + bytes) ::munmap(reinterpret_cast<void*>(aligned + bytes), end - aligned - bytes);
-    ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+    if (advise) ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
     return reinterpret_cast<void*>(aligned);
 }
 
@@ -81,6 +81,7 @@ struct BlockCache::Arena {
     static constexpr std::size_t kSlotBytes = sizeof(Block) + kSlotData;
     static constexpr std::size_t kSlotsPerChunk = kChunkBytes / kSlotBytes;
     static constexpr std::size_t kMinChunks = 8;
+    static constexpr std::size_t kSmallPageChunks = 8;
 
     std::vector<void*> chunks;
     std::vector<void*> free_slots;
@@ -103,7 +104,11 @@ struct BlockCache::Arena {
         }
         if (carved == kSlotsPerChunk) {
             if (chunks.size() >= max_chunks) return nullptr;
-            void* chunk = map_chunk();
+            // The first chunks in small pages: a huge page costs its whole
+            // 2 MiB to fault in (hundreds of microseconds, milliseconds when
+            // the kernel must compact memory first), which a fresh handle's
+            // first probe would pay; the TLB covers a few MiB anyway.
+            void* chunk = map_huge(kChunkBytes, chunks.size() >= kSmallPageChunks);
             if (chunk == nullptr) return nullptr;
             chunks.push_back(chunk);
             carved = 0;
@@ -111,8 +116,6 @@ struct BlockCache::Arena {
         return static_cast<std::uint8_t*>(chunks.back()) + kSlotBytes * carved++;
     }
     void release(void* slot) { free_slots.push_back(slot); }
-
-    static void* map_chunk() { return map_huge(kChunkBytes); }
 };
 
 BlockCache::Block* BlockCache::make_block(Key key, const std::vector<std::uint8_t>& data) {

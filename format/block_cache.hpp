@@ -24,11 +24,15 @@
 // allocation and its CLOCK entry. With a capacity of 16 MiB or more,
 // blocks of up to 8 KiB (all that dtb's writer makes) are charged 8 KiB
 // and live in fixed slots of 2 MiB chunks, which the kernel is asked to
-// back with huge pages; chunks are mapped only while they and the blocks
-// outside them fit in the capacity. Beyond the capacity: each open table's
+// back with huge pages from the ninth chunk on (a warm probe on a large
+// cache then misses the TLB far less; the first 16 MiB stay in small pages,
+// which a fresh handle faults in faster); chunks are mapped only while they
+// and the blocks outside them fit in the capacity, and a freed slot is used
+// again. Beyond the capacity: each open table's
 // directory, 8 bytes per block of the table (0.1% of its decompressed
 // size), and one 64-byte record per thread that has read through the cache
-// (kept until the cache is destroyed).
+// (kept until the cache is destroyed; a thread whose id an ended thread had
+// takes that one over).
 //
 // The one piece of state outside the object: a thread_local table that
 // maps a cache's serial number (unique in the process, never reused) to the
@@ -84,7 +88,8 @@ public:
 
     std::uint64_t new_table_id() { return next_table_id_.fetch_add(1, std::memory_order_relaxed); }
 
-    // The directory of table `id` (from new_table_id) of `blocks` blocks.
+    // The directory of table `id` (from new_table_id, registered once) of
+    // `blocks` blocks.
     Table& register_table(std::uint64_t id, std::uint64_t blocks);
 
     // Symbol `position` of block `block` of `table`, or nothing if it is not
