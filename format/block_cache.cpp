@@ -17,9 +17,9 @@ namespace {
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 // `bytes` (a multiple of kHugePage) of zeroed memory aligned to a huge
-// page, which the kernel is asked (`advise`) to back with huge pages
-// (advice it may ignore); nullptr when it cannot be mapped.
-void* map_huge(std::size_t bytes, bool advise = true) {
+// page, which the kernel is asked to back with huge pages (advice it may
+// ignore); nullptr when it cannot be mapped.
+void* map_huge(std::size_t bytes) {
     void* p = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return nullptr;
     const auto start = reinterpret_cast<std::uintptr_t>(p);
@@ -27,7 +27,7 @@ void* map_huge(std::size_t bytes, bool advise = true) {
     if (aligned > start) ::munmap(p, aligned - start);
     const std::uintptr_t end = start + bytes + kHugePage;
     if (end > aligned + bytes) ::munmap(reinterpret_cast<void*>(aligned + bytes), end - aligned - bytes);
-    if (advise) ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+    ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
     return reinterpret_cast<void*>(aligned);
 }
 
@@ -81,7 +81,12 @@ struct BlockCache::Arena {
     static constexpr std::size_t kSlotBytes = sizeof(Block) + kSlotData;
     static constexpr std::size_t kSlotsPerChunk = kChunkBytes / kSlotBytes;
     static constexpr std::size_t kMinChunks = 8;
-    static constexpr std::size_t kSmallPageChunks = 8;
+    // Blocks go to the heap until the cache holds this much: a huge page
+    // costs its whole 2 MiB to fault in (hundreds of microseconds here,
+    // milliseconds when the kernel must compact memory first), which a
+    // fresh handle's first probe would pay, and the TLB covers a few MiB of
+    // small pages anyway.
+    static constexpr std::size_t kHeapFirst = std::size_t{16} << 20;
 
     std::vector<void*> chunks;
     std::vector<void*> free_slots;
@@ -104,11 +109,7 @@ struct BlockCache::Arena {
         }
         if (carved == kSlotsPerChunk) {
             if (chunks.size() >= max_chunks) return nullptr;
-            // The first chunks in small pages: a huge page costs its whole
-            // 2 MiB to fault in (hundreds of microseconds, milliseconds when
-            // the kernel must compact memory first), which a fresh handle's
-            // first probe would pay; the TLB covers a few MiB anyway.
-            void* chunk = map_huge(kChunkBytes, chunks.size() >= kSmallPageChunks);
+            void* chunk = map_huge(kChunkBytes);
             if (chunk == nullptr) return nullptr;
             chunks.push_back(chunk);
             carved = 0;
@@ -121,7 +122,7 @@ struct BlockCache::Arena {
 BlockCache::Block* BlockCache::make_block(Key key, const std::vector<std::uint8_t>& data) {
     void* memory = nullptr;
     // The chunks and the blocks outside them stay within the capacity.
-    if (arena_ && data.size() <= Arena::kSlotData)
+    if (arena_ && data.size() <= Arena::kSlotData && held_bytes_ >= Arena::kHeapFirst)
         memory = arena_->allocate((capacity_ - heap_bytes_) / Arena::kChunkBytes);
     const bool in_arena = memory != nullptr;
     if (!in_arena) {

@@ -23,12 +23,12 @@
 // not cached): charge() is a block's bytes plus 160 for its header and
 // allocation and its CLOCK entry. With a capacity of 16 MiB or more,
 // blocks of up to 8 KiB (all that dtb's writer makes) are charged 8 KiB
-// and live in fixed slots of 2 MiB chunks, which the kernel is asked to
-// back with huge pages from the ninth chunk on (a warm probe on a large
-// cache then misses the TLB far less; the first 16 MiB stay in small pages,
-// which a fresh handle faults in faster); chunks are mapped only while they
-// and the blocks outside them fit in the capacity, and a freed slot is used
-// again. Beyond the capacity: each open table's
+// and, once the cache holds 16 MiB, go to fixed slots of 2 MiB chunks,
+// which the kernel is asked to back with huge pages (a warm probe on a
+// large cache then misses the TLB far less; the first 16 MiB are allocated
+// one by one, which a fresh handle's first probe does faster); chunks are
+// mapped only while they and the blocks outside them fit in the capacity,
+// and a freed slot is used again. Beyond the capacity: each open table's
 // directory, 8 bytes per block of the table (0.1% of its decompressed
 // size), and one 64-byte record per thread that has read through the cache
 // (kept until the cache is destroyed; a thread whose id an ended thread had
