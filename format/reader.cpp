@@ -89,7 +89,10 @@ Result<std::unique_ptr<TableFile>> TableFile::open(const std::filesystem::path& 
     // Probes jump around the file: reading ahead would fetch blocks nobody asked for.
     ::madvise(map, file_size, MADV_RANDOM);
     t->cache_ = std::move(cache);
-    if (t->cache_) t->cache_id_ = t->cache_->new_table_id();
+    if (t->cache_) {
+        t->cache_id_ = t->cache_->new_table_id();
+        t->cache_table_ = &t->cache_->register_table(t->cache_id_, h.block_count);
+    }
     return t;
 }
 
@@ -139,14 +142,36 @@ Result<std::uint16_t> TableFile::read(std::uint64_t index) const {
     const std::uint64_t block = index >> block_shift_;
     const auto position = static_cast<std::uint32_t>(index & (header_.positions_per_block - 1));
     const std::uint32_t positions = block_positions(block);
-    const BlockCache::Key key{cache_id_, block};
     if (cache_)
-        if (const auto hit = cache_->find(key, position, positions, header_.symbol_bits)) return *hit;
+        if (const auto hit = cache_->find(*cache_table_, block, position, positions, header_.symbol_bits)) return *hit;
     auto raw = load_block(block);
     if (!raw) return raw.error();
     const std::uint16_t value = decode_symbol(raw->data(), positions, position, header_.symbol_bits);
-    if (cache_) cache_->insert(key, std::move(*raw));
+    if (cache_) cache_->insert(*cache_table_, block, *raw);
     return value;
+}
+
+std::optional<std::uint16_t> TableFile::read_cached(std::uint64_t index) const {
+    if (!cache_ || index >= header_.position_count) return std::nullopt;
+    const std::uint64_t block = index >> block_shift_;
+    const auto position = static_cast<std::uint32_t>(index & (header_.positions_per_block - 1));
+    return cache_->find(*cache_table_, block, position, block_positions(block), header_.symbol_bits);
+}
+
+Result<bool> TableFile::cache_block(std::uint64_t block, bool evict) const {
+    if (block >= header_.block_count)
+        return error(ErrorCode::out_of_range,
+                     "block " + std::to_string(block) + " of a table of " + std::to_string(header_.block_count));
+    if (!cache_) return false;
+    if (cache_->contains(*cache_table_, block)) return true;
+    if (!evict && cache_->free_bytes() < cache_->cost(block_bytes(block))) return false;
+    auto raw = load_block(block);
+    if (!raw) return raw.error();
+    if (evict) {
+        cache_->insert(*cache_table_, block, *raw);
+        return cache_->contains(*cache_table_, block);
+    }
+    return cache_->insert_without_eviction(*cache_table_, block, *raw);
 }
 
 std::optional<Error> TableFile::verify() const {

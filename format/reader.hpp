@@ -40,6 +40,24 @@ public:
     // Thread-safe. For a don't-care position the symbol means nothing.
     Result<std::uint16_t> read(std::uint64_t index) const;
 
+    // The symbol for position `index` if its block is in the cache now;
+    // nullopt when it is not (or there is no cache, or index is past the
+    // end). Never reads the file nor decompresses: for searches that must
+    // not wait.
+    std::optional<std::uint16_t> read_cached(std::uint64_t index) const;
+
+    // Puts block `block` in the cache unless it is there: true when it is
+    // there now, false when it does not fit in the cache's free room (with
+    // `evict`, what it must is evicted and false means no cache); the
+    // block's error when it fails its checks.
+    Result<bool> cache_block(std::uint64_t block, bool evict) const;
+    // Whether block `block` is in the cache now.
+    bool block_cached(std::uint64_t block) const { return cache_ && cache_->contains(*cache_table_, block); }
+    // Its decompressed size in bytes.
+    std::size_t block_bytes(std::uint64_t block) const {
+        return stored_block_bytes(block_positions(block), header_.symbol_bits);
+    }
+
     // Checks everything docs/FORMAT.md lets a reader check: the data checksum,
     // every block's checksum and decompressed size, and max_symbol. Reads
     // the whole file; nullopt when all is well.
@@ -80,6 +98,7 @@ private:
     unsigned block_shift_ = 0;                 // log2(positions_per_block)
     std::shared_ptr<BlockCache> cache_;
     std::uint64_t cache_id_ = 0;
+    BlockCache::Table* cache_table_ = nullptr;  // this table's directory in cache_
 };
 
 }  // namespace dtb::format

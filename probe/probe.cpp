@@ -13,6 +13,7 @@
 #include "probe/adjudication_abi.hpp"
 #include "probe/adjudication_text.hpp"
 #include "probe/convert.hpp"
+#include "probe/preload.hpp"
 #include "probe/search.hpp"
 #include "probe/tablebase.hpp"
 
@@ -24,7 +25,8 @@ static_assert(int(Status::ok) == DTB_OK && int(Status::missing_table) == DTB_MIS
               int(Status::too_many_pieces) == DTB_TOO_MANY_PIECES && int(Status::io_error) == DTB_IO_ERROR &&
               int(Status::bad_argument) == DTB_BAD_ARGUMENT && int(Status::no_move) == DTB_NO_MOVE &&
               int(Status::buffer_too_small) == DTB_BUFFER_TOO_SMALL &&
-              int(Status::out_of_memory) == DTB_OUT_OF_MEMORY && int(Status::internal_error) == DTB_INTERNAL_ERROR);
+              int(Status::out_of_memory) == DTB_OUT_OF_MEMORY && int(Status::internal_error) == DTB_INTERNAL_ERROR &&
+              int(Status::not_cached) == DTB_NOT_CACHED);
 
 struct dtb_tablebase {
     std::unique_ptr<dtb::probe::Tablebase> tables;
@@ -35,6 +37,8 @@ struct dtb_tablebase {
     mutable std::unordered_map<std::thread::id, std::string> errors;
 
     int fail(const Failure& f) const {
+        // A conditional probe's miss is routine in a search: no message, no lock.
+        if (f.status == Status::not_cached) return DTB_NOT_CACHED;
         try {
             std::lock_guard lock(errors_mutex);
             errors[std::this_thread::get_id()] = f.message;
@@ -183,6 +187,8 @@ const char* dtb_status_name(int status) {
             return "out of memory";
         case DTB_INTERNAL_ERROR:
             return "internal error";
+        case DTB_NOT_CACHED:
+            return "not cached";
         default:
             return "unknown status";
     }
@@ -252,6 +258,59 @@ int dtb_probe_dtw(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) 
                               *value = c_value(*v);
                               return DTB_OK;
                           });
+}
+
+int dtb_probe_wdl_cached(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) {
+    return probe_position(tb, pos, value != nullptr, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
+        auto wdl = Search<V>(*tb->tables, true).wdl(p);
+        if (!wdl) return tb->fail(wdl.error());
+        *value = dtb_value{*wdl, -1};
+        return DTB_OK;
+    });
+}
+
+int dtb_probe_dtw_cached(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value) {
+    return probe_position(tb, pos, value != nullptr, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
+        auto v = Search<V>(*tb->tables, true).value(p);
+        if (!v) return tb->fail(v.error());
+        *value = c_value(*v);
+        return DTB_OK;
+    });
+}
+
+int dtb_preload(dtb_tablebase* tb, int variant, int max_pieces, int what, dtb_preload_report* report) {
+    if (tb == nullptr) return DTB_BAD_ARGUMENT;
+    return guarded(tb, [&]() -> int {
+        if (report) *report = dtb_preload_report{};
+        const auto id = variant_from_c(variant);
+        if (!id) return tb->fail(unknown_variant(variant));
+        if (what == 0 || (what & ~(DTB_PRELOAD_WDL | DTB_PRELOAD_DTW)) != 0)
+            return tb->fail({Status::bad_argument, "dtb_preload: `what` is " + std::to_string(what) +
+                                                       ", not DTB_PRELOAD_WDL, DTB_PRELOAD_DTW or both"});
+        PreloadReport r;
+        const auto failure =
+            preload(*tb->tables, *id, max_pieces, (what & DTB_PRELOAD_WDL) != 0, (what & DTB_PRELOAD_DTW) != 0, r);
+        if (report) {
+            report->tables = r.tables;
+            report->blocks = r.blocks;
+            report->blocks_cached = r.blocks_cached;
+            report->bytes = r.bytes;
+            report->bytes_cached = r.bytes_cached;
+            report->complete = !failure && r.blocks_cached == r.blocks ? 1 : 0;
+            copy_text(r.first_incomplete, report->first_incomplete, sizeof report->first_incomplete);
+        }
+        return failure ? tb->fail(*failure) : DTB_OK;
+    });
+}
+
+int dtb_cache_stats(const dtb_tablebase* tb, dtb_cache_info* info) {
+    if (tb == nullptr || info == nullptr) return DTB_BAD_ARGUMENT;
+    return guarded(tb, [&]() -> int {
+        const format::BlockCache& cache = tb->tables->cache();
+        const format::BlockCache::Stats st = cache.stats();
+        *info = dtb_cache_info{cache.capacity(), st.bytes, st.blocks, st.hits, st.misses, st.evictions};
+        return DTB_OK;
+    });
 }
 
 int dtb_probe_root(dtb_tablebase* tb, const dtb_position* pos, dtb_root_move* moves, size_t capacity, size_t* count) {

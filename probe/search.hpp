@@ -39,7 +39,9 @@ using dtb::wdl_of;
 template <class V>
 class Search {
 public:
-    explicit Search(const Tablebase& tb) : tb_(tb) {}
+    // cached_only: a conditional search, which reads only what is in memory
+    // (open tables, cached blocks) and fails with not_cached otherwise.
+    explicit Search(const Tablebase& tb, bool cached_only = false) : tb_(tb), cached_only_(cached_only) {}
 
     // -1, 0 or 1 for the side to move. Reads WDL files only.
     Outcome<int> wdl(const Position<V>& pos) const {
@@ -148,12 +150,12 @@ private:
     Outcome<int> read_wdl(const Position<V>& pos, Entry* entry = nullptr) const {
         const Position<V> normal = normalize(pos);
         const MaterialSignature sig = signature_of(normal);
-        auto table = tb_.table(V::id, sig, format::Metric::wdl);
+        auto table = find_table(sig, format::Metric::wdl);
         if (!table) return table.take_error();
         const std::uint64_t index = (*table)->template index_for<V>().rank(normal);
         if (entry) *entry = Entry{sig, index};
-        const auto symbol = (*table)->file->read(index);
-        if (!symbol) return read_failure(symbol.error());
+        auto symbol = read_symbol(**table, index);
+        if (!symbol) return symbol.take_error();
         switch (*symbol) {
             case kWdlLoss:
                 return -1;
@@ -175,11 +177,26 @@ private:
         auto wdl = read_wdl(pos, &entry);
         if (!wdl) return wdl;
         if (*wdl == 0) return kDraw;
-        auto table = tb_.table(V::id, entry.signature, format::Metric::dtw);
+        auto table = find_table(entry.signature, format::Metric::dtw);
         if (!table) return table.take_error();
-        const auto symbol = (*table)->file->read(entry.index);
-        if (!symbol) return read_failure(symbol.error());
+        auto symbol = read_symbol(**table, entry.index);
+        if (!symbol) return symbol.take_error();
         return dtw_from_symbol(*symbol, *wdl > 0);
+    }
+
+    Outcome<const OpenTable*> find_table(const MaterialSignature& sig, format::Metric metric) const {
+        return cached_only_ ? tb_.table_if_open(V::id, sig, metric) : tb_.table(V::id, sig, metric);
+    }
+
+    // The symbol at `index`: from the cache only in a conditional search.
+    Outcome<std::uint16_t> read_symbol(const OpenTable& table, std::uint64_t index) const {
+        if (cached_only_) {
+            if (const auto symbol = table.file->read_cached(index)) return *symbol;
+            return Failure{Status::not_cached, {}};
+        }
+        const auto symbol = table.file->read(index);
+        if (!symbol) return read_failure(symbol.error());
+        return *symbol;
     }
 
     static Failure read_failure(const format::Error& e) {
@@ -187,6 +204,7 @@ private:
     }
 
     const Tablebase& tb_;
+    bool cached_only_;
 };
 
 }  // namespace dtb::probe

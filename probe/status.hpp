@@ -22,6 +22,7 @@ enum class Status : int {
     buffer_too_small = 8,
     out_of_memory = 9,
     internal_error = 10,
+    not_cached = 11,  // a conditional probe's block (or table) is not in memory: no message
 };
 
 struct Failure {

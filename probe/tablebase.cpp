@@ -1,5 +1,7 @@
 #include "probe/tablebase.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <system_error>
 
 #include "tables/position_index.hpp"
@@ -8,6 +10,11 @@
 namespace dtb::probe {
 
 namespace {
+
+// Fibonacci hashing into a power-of-two table.
+std::size_t lookup_hash(std::uint32_t key, std::size_t size) {
+    return static_cast<std::size_t>((std::uint64_t{key} * 0x9E3779B97F4A7C15ull) >> 32) & (size - 1);
+}
 
 Status status_of(format::ErrorCode code) {
     return code == format::ErrorCode::io ? Status::io_error : Status::corrupt_table;
@@ -65,10 +72,27 @@ Outcome<std::unique_ptr<Tablebase>> Tablebase::open(const std::vector<std::files
             }
         }
     }
+    const std::size_t size = std::max<std::size_t>(16, std::bit_ceil(2 * tb->slots_.size()));
+    tb->lookup_.assign(size, {0, nullptr});
+    for (const auto& [k, slot] : tb->slots_)
+        for (std::size_t i = lookup_hash(k, size);; i = (i + 1) & (size - 1))
+            if (tb->lookup_[i].second == nullptr) {
+                tb->lookup_[i] = {k, slot.get()};
+                break;
+            }
     return tb;
 }
 
 Tablebase::~Tablebase() = default;
+
+Tablebase::Slot* Tablebase::find_slot(std::uint32_t k) const {
+    const std::size_t size = lookup_.size();
+    for (std::size_t i = lookup_hash(k, size);; i = (i + 1) & (size - 1)) {
+        const auto& [key, slot] = lookup_[i];
+        if (slot == nullptr) return nullptr;
+        if (key == k) return slot;
+    }
+}
 
 Failure Tablebase::not_found(VariantId variant, const MaterialSignature& sig, format::Metric metric) const {
     std::string where;
@@ -86,11 +110,31 @@ Failure Tablebase::not_found(VariantId variant, const MaterialSignature& sig, fo
 
 Outcome<const OpenTable*> Tablebase::table(VariantId variant, const MaterialSignature& sig,
                                            format::Metric metric) const {
-    const auto it = slots_.find(key(variant, sig, metric));
-    if (it == slots_.end()) return not_found(variant, sig, metric);
-    Slot& slot = *it->second;
-    if (const OpenTable* t = slot.table.load(std::memory_order_acquire)) return t;
-    return open_slot(slot);
+    Slot* slot = find_slot(key(variant, sig, metric));
+    if (slot == nullptr) return not_found(variant, sig, metric);
+    if (const OpenTable* t = slot->table.load(std::memory_order_acquire)) return t;
+    return open_slot(*slot);
+}
+
+Outcome<const OpenTable*> Tablebase::table_if_open(VariantId variant, const MaterialSignature& sig,
+                                                   format::Metric metric) const {
+    const Slot* slot = find_slot(key(variant, sig, metric));
+    if (slot == nullptr) return not_found(variant, sig, metric);
+    if (const OpenTable* t = slot->table.load(std::memory_order_acquire)) return t;
+    if (slot->is_rejected.load(std::memory_order_acquire)) return *slot->rejected;
+    return Failure{Status::not_cached, {}};
+}
+
+std::vector<TableName> Tablebase::tables_up_to(VariantId variant, int max_pieces, format::Metric metric) const {
+    std::vector<TableName> names;
+    for (const auto& [k, slot] : slots_)
+        if (slot->name.variant == variant && slot->name.metric == metric && slot->name.signature.total() <= max_pieces)
+            names.push_back(slot->name);
+    std::sort(names.begin(), names.end(), [](const TableName& a, const TableName& b) {
+        if (a.signature.total() != b.signature.total()) return a.signature.total() < b.signature.total();
+        return a.signature < b.signature;
+    });
+    return names;
 }
 
 Outcome<const OpenTable*> Tablebase::open_slot(Slot& slot) const {
@@ -102,11 +146,15 @@ Outcome<const OpenTable*> Tablebase::open_slot(Slot& slot) const {
         Failure failure{status_of(file.error().code), file.error().message};
         // An unreadable file may become readable (too many open files, a
         // disk coming back); a damaged one stays damaged.
-        if (failure.status != Status::io_error) slot.rejected = failure;
+        if (failure.status != Status::io_error) {
+            slot.rejected = failure;
+            slot.is_rejected.store(true, std::memory_order_release);
+        }
         return failure;
     }
     if (const std::string wrong = header_mismatch((*file)->header(), slot.name); !wrong.empty()) {
         slot.rejected = Failure{Status::corrupt_table, slot.path.string() + ": not the table its name says: " + wrong};
+        slot.is_rejected.store(true, std::memory_order_release);
         return *slot.rejected;
     }
     slot.owner = with_variant(slot.name.variant, [&]<class V>() {

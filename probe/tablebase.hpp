@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -83,6 +84,17 @@ public:
     // or the reason the file was rejected (corrupt_table, io_error).
     Outcome<const OpenTable*> table(VariantId variant, const MaterialSignature& sig, format::Metric metric) const;
 
+    // Like table(), but never opens a file: the table if it is open now,
+    // not_cached (with no message, so nothing is allocated) if it has not
+    // been opened yet, the failure it was rejected with if it was. Never
+    // waits for a lock: for the conditional probes.
+    Outcome<const OpenTable*> table_if_open(VariantId variant, const MaterialSignature& sig,
+                                            format::Metric metric) const;
+
+    // Every table of `variant` for `metric` in the directories with at most
+    // `max_pieces` pieces, fewest pieces first (then in signature order).
+    std::vector<TableName> tables_up_to(VariantId variant, int max_pieces, format::Metric metric) const;
+
     // The longest win and loss of `sig` (side to move first), from the
     // header of its WDL table, opened on first use like table(): that
     // table's failure when it is missing or rejected, and missing_table
@@ -103,7 +115,8 @@ private:
         std::atomic<const OpenTable*> table{nullptr};  // set once, when opened
         std::mutex open_mutex;                         // held only while opening
         std::unique_ptr<OpenTable> owner;
-        std::optional<Failure> rejected;  // a file that failed its checks stays rejected
+        std::optional<Failure> rejected;       // a file that failed its checks stays rejected
+        std::atomic<bool> is_rejected{false};  // set (release) once `rejected` is, which never changes again
     };
 
     Tablebase() = default;
@@ -113,7 +126,12 @@ private:
 
     std::vector<std::filesystem::path> dirs_;
     std::shared_ptr<format::BlockCache> cache_;
+    Slot* find_slot(std::uint32_t key) const;
+
     std::unordered_map<std::uint32_t, std::unique_ptr<Slot>> slots_;  // immutable after open()
+    // The same slots in an open-addressing table (immutable after open()):
+    // a probe finds its slot with a multiply, a mask and a compare or two.
+    std::vector<std::pair<std::uint32_t, Slot*>> lookup_;
     std::array<int, 2> max_pieces_{0, 0};
 };
 

@@ -16,10 +16,19 @@
 //               mapped and validated, then the block decompressed. The OS
 //               page cache is left as it is (warm after the first runs).
 //
+//   hot         256 quiet positions over and over (their blocks stay in
+//               the processor's caches): the probe's own work
+//   cached      the conditional probes (dtb_probe_wdl_cached, ...) on the
+//               warm handle: all answered from memory
+//   threads:N   N threads probing one handle; with real time,
+//               items_per_second is the total rate of all threads
+//   PreloadWdl  dtb_preload of every WDL table of the variant into a
+//               fresh handle (one whose cache holds them all)
+//
 // Each probe is timed on its own (steady_clock, some 20 ns of which is the
 // clock itself); the counters median_ns and p99_ns are over all timed
-// probes. items_per_second is the throughput (per thread with Threads(2):
-// Google Benchmark sums the threads' rates).
+// probes of a thread (averaged over the threads). items_per_second is
+// the throughput.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -106,7 +115,8 @@ dtb_tablebase* open_handle(std::size_t cache_bytes) {
 
 using ProbeFn = int (*)(dtb_tablebase*, const dtb_position*, dtb_value*);
 
-// One shared, warmed handle (a cache large enough for every block probed).
+// One shared, warmed handle (a cache large enough for every block probed:
+// on the Russian 6-piece tables, some 950 MiB).
 dtb_tablebase* warm_handle() {
     static dtb_tablebase* tb = [] {
         dtb_tablebase* t = open_handle(std::size_t{2} << 30);
@@ -117,6 +127,10 @@ dtb_tablebase* warm_handle() {
                     std::cerr << dtb_error_message(t) << '\n';
                     std::exit(2);
                 }
+        dtb_cache_info info{};
+        dtb_cache_stats(t, &info);
+        std::cerr << "warm handle: " << info.blocks << " blocks, " << (info.bytes >> 20) << " MiB, " << info.evictions
+                  << " evictions\n";
         return t;
     }();
     return tb;
@@ -125,8 +139,9 @@ dtb_tablebase* warm_handle() {
 void report(benchmark::State& state, std::vector<double>& ns) {
     if (ns.empty()) return;
     std::sort(ns.begin(), ns.end());
-    state.counters["median_ns"] = ns[ns.size() / 2];
-    state.counters["p99_ns"] = ns[ns.size() * 99 / 100];
+    // Averaged over the threads (each reports its own; the default sums).
+    state.counters["median_ns"] = benchmark::Counter(ns[ns.size() / 2], benchmark::Counter::kAvgThreads);
+    state.counters["p99_ns"] = benchmark::Counter(ns[ns.size() * 99 / 100], benchmark::Counter::kAvgThreads);
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 
@@ -141,7 +156,7 @@ void probe_loop(benchmark::State& state, dtb_tablebase* tb, ProbeFn fn, const st
         const int status = fn(tb, &p, &v);
         const auto t1 = Clock::now();
         benchmark::DoNotOptimize(v);
-        if (status != DTB_OK) state.SkipWithError(dtb_error_message(tb));
+        if (status != DTB_OK) state.SkipWithError(dtb_status_name(status));
         if (ns.size() < ns.capacity()) ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
     }
     report(state, ns);
@@ -151,6 +166,49 @@ void BM_WdlWarmQuiet(benchmark::State& state) { probe_loop(state, warm_handle(),
 void BM_DtwWarmQuiet(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_dtw, setup().quiet); }
 void BM_WdlWarmAny(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_wdl, setup().any); }
 void BM_DtwWarmAny(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_dtw, setup().any); }
+
+// 256 quiet positions probed over and over: their blocks stay in the
+// processor's caches, so this is the probe's own work (index, table,
+// cache look-up) without the memory latency of a random block.
+const std::vector<dtb_position>& hot_pool() {
+    static const std::vector<dtb_position> pool(setup().quiet.begin(), setup().quiet.begin() + 256);
+    return pool;
+}
+void BM_WdlHotQuiet(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_wdl, hot_pool()); }
+void BM_DtwHotQuiet(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_dtw, hot_pool()); }
+void BM_WdlCachedHotQuiet(benchmark::State& state) {
+    probe_loop(state, warm_handle(), dtb_probe_wdl_cached, hot_pool());
+}
+
+// Conditional probes on the warm handle: every block is cached, so each
+// must answer (DTB_NOT_CACHED would be an error here).
+void BM_WdlCachedQuiet(benchmark::State& state) {
+    probe_loop(state, warm_handle(), dtb_probe_wdl_cached, setup().quiet);
+}
+void BM_DtwCachedQuiet(benchmark::State& state) {
+    probe_loop(state, warm_handle(), dtb_probe_dtw_cached, setup().quiet);
+}
+void BM_WdlCachedAny(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_wdl_cached, setup().any); }
+
+// dtb_preload of every WDL table up to the largest into a fresh handle
+// (a cache large enough for all of them): the time an engine waits at
+// startup.
+void BM_PreloadWdl(benchmark::State& state) {
+    dtb_preload_report r{};
+    for (auto _ : state) {
+        dtb_tablebase* tb = open_handle(std::size_t{4} << 30);
+        const auto t0 = Clock::now();
+        const int status = dtb_preload(tb, setup().variant, setup().pieces, DTB_PRELOAD_WDL, &r);
+        const auto t1 = Clock::now();
+        if (status != DTB_OK) state.SkipWithError(dtb_error_message(tb));
+        state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+        dtb_close(tb);
+    }
+    state.counters["tables"] = static_cast<double>(r.tables);
+    state.counters["MiB"] = static_cast<double>(r.bytes_cached) / (1 << 20);
+    state.counters["complete"] = r.complete;
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * r.bytes_cached));
+}
 
 void nocache(benchmark::State& state, ProbeFn fn) {
     static dtb_tablebase* tb = open_handle(0);
@@ -201,8 +259,28 @@ BENCHMARK(BM_WdlWarmQuiet);
 BENCHMARK(BM_DtwWarmQuiet);
 BENCHMARK(BM_WdlWarmAny);
 BENCHMARK(BM_DtwWarmAny);
+BENCHMARK(BM_WdlHotQuiet);
+BENCHMARK(BM_DtwHotQuiet);
+BENCHMARK(BM_WdlCachedHotQuiet);
+BENCHMARK(BM_WdlCachedQuiet);
+BENCHMARK(BM_DtwCachedQuiet);
+BENCHMARK(BM_WdlCachedAny);
+// Scaling on one handle: items_per_second of threads:2 over threads:1
+// (both in real time, so both are the total rate). On a machine whose
+// cores are busy with other work, compare the CPU time per probe instead
+// (the CPU column: all threads' CPU time over all their probes), which is
+// what the threads cost each other.
+BENCHMARK(BM_WdlWarmQuiet)->Threads(1)->UseRealTime();
 BENCHMARK(BM_WdlWarmQuiet)->Threads(2)->UseRealTime();
+BENCHMARK(BM_DtwWarmQuiet)->Threads(1)->UseRealTime();
 BENCHMARK(BM_DtwWarmQuiet)->Threads(2)->UseRealTime();
+BENCHMARK(BM_WdlCachedQuiet)->Threads(1)->UseRealTime();
+BENCHMARK(BM_WdlCachedQuiet)->Threads(2)->UseRealTime();
+// The same with the blocks in the processor's caches: any write to a line
+// the threads share would show here first.
+BENCHMARK(BM_WdlHotQuiet)->Threads(1)->UseRealTime();
+BENCHMARK(BM_WdlHotQuiet)->Threads(2)->UseRealTime();
+BENCHMARK(BM_PreloadWdl)->UseManualTime()->Iterations(2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WdlNoCacheQuiet);
 BENCHMARK(BM_DtwNoCacheQuiet);
 BENCHMARK(BM_WdlColdHandleQuiet)->UseManualTime()->Iterations(2000);

@@ -111,6 +111,83 @@ TEST(BlockCache, ClosingATableFreesItsBlocks) {
     EXPECT_EQ(cache->stats().bytes, 0u);
 }
 
+// A registered table's directory: the path every TableFile takes.
+TEST(RegisteredTable, FindsWhatWasInsertedUntilTheTableIsErased) {
+    BlockCache cache(1 << 20);
+    const std::uint64_t id = cache.new_table_id();
+    BlockCache::Table& t = cache.register_table(id, 10);
+    EXPECT_FALSE(cache.find(t, 3, 0, 100, 8).has_value());
+    EXPECT_FALSE(cache.contains(t, 3));
+    auto block = block_of(100, 0);
+    block[42] = 7;
+    cache.insert(t, 3, block);
+    EXPECT_TRUE(cache.contains(t, 3));
+    EXPECT_EQ(cache.find(t, 3, 42, 100, 8), std::optional<std::uint16_t>(7));
+    EXPECT_FALSE(cache.find(t, 4, 42, 100, 8).has_value());
+    EXPECT_FALSE(cache.find(t, 10, 0, 100, 8).has_value()) << "past the table's last block";
+    cache.insert(t, 3, block_of(100, 9));  // a second copy: the first stays
+    EXPECT_EQ(cache.find(t, 3, 0, 100, 8), std::optional<std::uint16_t>(0));
+    EXPECT_EQ(cache.stats().blocks, 1u);
+    EXPECT_EQ(cache.stats().bytes, BlockCache::charge(100));
+    cache.erase_table(id);
+    EXPECT_EQ(cache.stats().blocks, 0u);
+    EXPECT_EQ(cache.stats().bytes, 0u);
+}
+
+TEST(RegisteredTable, ClockGivesABlockReadAgainASecondChance) {
+    const std::size_t block = 1000;
+    BlockCache cache(BlockCache::charge(block) * 4);  // room for four blocks
+    BlockCache::Table& t = cache.register_table(cache.new_table_id(), 8);
+    for (std::uint64_t b = 0; b < 4; ++b) cache.insert(t, b, block_of(block, static_cast<std::uint8_t>(b)));
+    EXPECT_TRUE(cache.find(t, 0, 0, block, 8).has_value());  // 0 is referenced, 1 is not
+    cache.insert(t, 4, block_of(block, 4));
+    EXPECT_FALSE(cache.contains(t, 1));
+    for (std::uint64_t b : {0, 2, 3, 4}) EXPECT_EQ(cache.find(t, b, 5, block, 8), std::optional<std::uint16_t>(b));
+    EXPECT_EQ(cache.stats().evictions, 1u);
+    EXPECT_LE(cache.stats().bytes, cache.capacity());
+}
+
+TEST(RegisteredTable, InsertWithoutEvictionStopsWhenFull) {
+    const std::size_t block = 1000;
+    BlockCache cache(BlockCache::charge(block) * 3);
+    BlockCache::Table& t = cache.register_table(cache.new_table_id(), 8);
+    for (std::uint64_t b = 0; b < 3; ++b) EXPECT_TRUE(cache.insert_without_eviction(t, b, block_of(block, 1)));
+    EXPECT_EQ(cache.free_bytes(), 0u);
+    EXPECT_FALSE(cache.insert_without_eviction(t, 3, block_of(block, 1)));
+    EXPECT_TRUE(cache.insert_without_eviction(t, 0, block_of(block, 1))) << "already there";
+    EXPECT_EQ(cache.stats().evictions, 0u);
+    EXPECT_EQ(cache.stats().blocks, 3u);
+}
+
+// From 16 MiB on, blocks of up to 8 KiB live in fixed slots and are
+// charged 8 KiB; slots freed by eviction are used again.
+TEST(RegisteredTable, LargeCachesKeepSmallBlocksInFixedSlots) {
+    const std::size_t capacity = std::size_t{16} << 20;
+    BlockCache cache(capacity);
+    EXPECT_EQ(cache.cost(100), BlockCache::charge(8192));
+    EXPECT_EQ(cache.cost(8192), BlockCache::charge(8192));
+    EXPECT_EQ(cache.cost(10000), BlockCache::charge(10000));
+    EXPECT_EQ(BlockCache(1 << 20).cost(100), BlockCache::charge(100));
+    const std::uint64_t blocks = 3 * capacity / 8192;  // three times what fits
+    BlockCache::Table& t = cache.register_table(cache.new_table_id(), blocks);
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+        auto data = block_of(8192, static_cast<std::uint8_t>(b));
+        data[8191] = static_cast<std::uint8_t>(b >> 8);
+        cache.insert(t, b, data);
+        ASSERT_LE(cache.stats().bytes, capacity);
+    }
+    std::uint64_t held = 0;
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+        if (!cache.contains(t, b)) continue;
+        ++held;
+        EXPECT_EQ(cache.find(t, b, 0, 8192, 8), std::optional<std::uint16_t>(b & 0xFF)) << b;
+        EXPECT_EQ(cache.find(t, b, 8191, 8192, 8), std::optional<std::uint16_t>((b >> 8) & 0xFF)) << b;
+    }
+    EXPECT_EQ(held, cache.stats().blocks);
+    EXPECT_GT(held, capacity / BlockCache::charge(8192) - 2);
+    EXPECT_GT(cache.stats().evictions, 0u);
+}
+
 // Eight threads read two tables through one cache far smaller than the
 // tables, so blocks are evicted and decompressed again all the time. Every
 // cared-for value must come back right.

@@ -45,7 +45,8 @@ enum {
     DTB_NO_MOVE = 7,          /* dtb_best_move: the side to move has no legal move (it has lost) */
     DTB_BUFFER_TOO_SMALL = 8, /* the caller's array is too short; the needed size was written */
     DTB_OUT_OF_MEMORY = 9,
-    DTB_INTERNAL_ERROR = 10 /* a bug in dtb: please report the message */
+    DTB_INTERNAL_ERROR = 10, /* a bug in dtb: please report the message */
+    DTB_NOT_CACHED = 11      /* a conditional probe: a table or block it needs is not in memory (no message) */
 };
 
 /* Variants. */
@@ -177,6 +178,83 @@ int dtb_best_move(dtb_tablebase* tb, const dtb_position* pos, dtb_move* move, dt
  */
 int dtb_principal_variation(dtb_tablebase* tb, const dtb_position* pos, dtb_move* moves, size_t capacity,
                             size_t* length, dtb_value* value);
+
+/*
+ * Probing inside a search.
+ *
+ * A search probes hundreds of thousands of times a second and must never
+ * stall on the disk. Preload the tables once, then probe conditionally:
+ *
+ *   dtb_preload_report r;
+ *   dtb_preload(tb, DTB_RUSSIAN, 6, DTB_PRELOAD_WDL, &r);   // at startup
+ *   ...
+ *   dtb_value v;                                             // in the search
+ *   if (dtb_probe_wdl_cached(tb, &pos, &v) == DTB_OK) return score_of(v.wdl, ply);
+ *   // DTB_NOT_CACHED, DTB_TOO_MANY_PIECES, ...: search on
+ *
+ * A warm probe costs a few hundred nanoseconds, most of it the memory
+ * access to the block; it takes no lock and allocates nothing. Build the
+ * dtb_position from your own bitboards (bit n-1 = PDN square n) without
+ * going through a FEN; probe only positions with at most dtb_max_pieces()
+ * pieces (the failure for more builds a message).
+ */
+
+/*
+ * Conditional probes: like dtb_probe_wdl and dtb_probe_dtw, with the same
+ * values, but they never read a file, open one or decompress a block. When
+ * a table they need has not been opened yet, or a block is not in the
+ * cache, they return DTB_NOT_CACHED at once and leave dtb_error_message as
+ * it was (nothing is allocated). Nothing is scheduled in the background:
+ * the block comes into memory with the next blocking probe that needs it
+ * (dtb_probe_wdl, dtb_probe_dtw, the root functions) or with dtb_preload.
+ * A table that failed its checks answers its error (DTB_CORRUPT_TABLE),
+ * a damaged block is never cached, so it stays DTB_NOT_CACHED: a damaged
+ * file is never answered from.
+ */
+int dtb_probe_wdl_cached(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value);
+int dtb_probe_dtw_cached(dtb_tablebase* tb, const dtb_position* pos, dtb_value* value);
+
+/* What dtb_preload loads (flags, or'ed). */
+#define DTB_PRELOAD_WDL 1
+#define DTB_PRELOAD_DTW 2
+
+/* What dtb_preload did. Blocks and bytes are decompressed ones, as the
+ * cache holds them. */
+typedef struct dtb_preload_report {
+    size_t tables;             /* table files of the request found in the directories, all opened and checked */
+    uint64_t blocks;           /* their blocks */
+    uint64_t blocks_cached;    /* of those, in the cache when dtb_preload returned */
+    uint64_t bytes;            /* their decompressed bytes */
+    uint64_t bytes_cached;     /* of those, in the cache */
+    int complete;              /* 1 when every block is in the cache */
+    char first_incomplete[64]; /* the first table (file name) not wholly cached; "" when complete */
+} dtb_preload_report;
+
+/*
+ * Opens every table of `variant` with at most `max_pieces` pieces found in
+ * the directories, WDL first (fewest pieces first), then DTW when `what`
+ * has DTB_PRELOAD_DTW, and decompresses their blocks into the cache until
+ * the next block no longer fits in what is free: preloading never evicts
+ * (a cache too small for the request keeps the smallest tables whole, and
+ * the report says how much did not fit). Blocks already cached are kept.
+ * Each block is checked on the way: a damaged one stops the preload with
+ * its error (the report, which may be NULL, says what was done before).
+ * Takes as long as decompressing what it loads (about 10 us per 8 KiB
+ * block); call it before the search, from any thread.
+ */
+int dtb_preload(dtb_tablebase* tb, int variant, int max_pieces, int what, dtb_preload_report* report);
+
+/* The block cache of a handle, for an engine's statistics. */
+typedef struct dtb_cache_info {
+    size_t capacity; /* dtb_options.cache_bytes */
+    size_t bytes;    /* charged now: decompressed blocks plus 160 bytes of bookkeeping each */
+    size_t blocks;   /* blocks held */
+    uint64_t hits;   /* probes that found their block cached (conditional ones included) */
+    uint64_t misses; /* probes that did not */
+    uint64_t evictions;
+} dtb_cache_info;
+
+int dtb_cache_stats(const dtb_tablebase* tb, dtb_cache_info* info);
 
 /* The position after `move` (one of the position's legal moves, as
  * dtb_best_move or dtb_probe_root gave it). */
