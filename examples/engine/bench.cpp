@@ -33,6 +33,7 @@ static BenchRun bench_once(int variant, Tables* tables, const Limits& limits, st
         run.seconds += r.seconds;
         run.probes.probes += r.probes.probes;
         run.probes.hits += r.probes.hits;
+        run.probes.from_memory += r.probes.from_memory;
     }
     return run;
 }

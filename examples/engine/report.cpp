@@ -101,6 +101,7 @@ void print_bench(std::ostream& out, const BenchReport& r, bool json) {
     const double nps_on = per_second(double(on.nodes), on.seconds);
     const double probes_per_s = per_second(double(on.probes.probes), on.seconds);
     const double answered = on.probes.probes ? double(on.probes.hits) / double(on.probes.probes) : 0;
+    const double in_memory = on.probes.probes ? double(on.probes.from_memory) / double(on.probes.probes) : 0;
     if (json) {
         out << "{\"variant\":\"" << variant_name(r.variant) << "\",\"positions\":" << r.positions
             << ",\"nodes_per_position\":" << r.nodes_per_position << ",\"max_pieces\":" << r.max_pieces
@@ -109,7 +110,8 @@ void print_bench(std::ostream& out, const BenchReport& r, bool json) {
         if (r.max_pieces > 0)
             out << ",\"with_tables\":{\"nodes\":" << on.nodes << ",\"seconds\":" << on.seconds
                 << ",\"nodes_per_second\":" << nps_on << ",\"probes\":" << on.probes.probes
-                << ",\"probes_answered\":" << on.probes.hits << ",\"probes_per_second\":" << probes_per_s << "}";
+                << ",\"probes_answered\":" << on.probes.hits << ",\"probes_from_memory\":" << on.probes.from_memory
+                << ",\"probes_per_second\":" << probes_per_s << "}";
         out << "}\n";
         return;
     }
@@ -124,7 +126,8 @@ void print_bench(std::ostream& out, const BenchReport& r, bool json) {
     out << "with tables:    " << on.nodes << " nodes in " << std::setprecision(2) << on.seconds << " s, "
         << std::setprecision(0) << nps_on << " nodes/s (tables up to " << r.max_pieces << " pieces)\n";
     out << "probes:         " << on.probes.probes << " WDL probes, " << probes_per_s << " probes/s, "
-        << std::setprecision(1) << 100 * answered << "% answered\n";
+        << std::setprecision(1) << 100 * answered << "% answered, " << 100 * in_memory
+        << "% of them from memory at once\n";
 }
 
 }  // namespace engine

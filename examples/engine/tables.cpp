@@ -16,13 +16,17 @@ Tables::Tables(const std::vector<std::string>& dirs, std::size_t cache_bytes) {
 
 Tables::~Tables() { dtb_close(tb_); }
 
-// The one call the search makes into dtb, kept apart so that a search-time
-// (non-blocking) probe can replace it.
+// The one call the search makes into dtb. The search-time probe answers
+// from memory without blocking; when a block is not there yet the blocking
+// probe reads it (an engine under time pressure could instead treat
+// DTB_NOT_CACHED as "no answer", or preload with dtb_preload at start-up).
 bool Tables::probe_wdl(const Position& pos, int variant, int& wdl, ProbeStats& stats) {
     ++stats.probes;
     const dtb_position p = to_dtb(pos, variant);
     dtb_value value;
-    const int status = dtb_probe_wdl(tb_, &p, &value);
+    int status = dtb_probe_wdl_cached(tb_, &p, &value);
+    if (status == DTB_OK) ++stats.from_memory;
+    if (status == DTB_NOT_CACHED) status = dtb_probe_wdl(tb_, &p, &value);
     if (status != DTB_OK) {
         if (status == DTB_MISSING_TABLE) missing_[material(pos, variant)] = true;
         return false;

@@ -13,8 +13,9 @@
 namespace engine {
 
 struct ProbeStats {
-    std::uint64_t probes = 0;  // WDL probes asked in the search
-    std::uint64_t hits = 0;    // ... answered with a value
+    std::uint64_t probes = 0;       // WDL probes asked in the search
+    std::uint64_t hits = 0;         // ... answered with a value
+    std::uint64_t from_memory = 0;  // ... answered at once by the search-time probe (no disk, no decompressing)
 };
 
 class Tables {
