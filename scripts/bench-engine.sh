@@ -2,7 +2,7 @@
 # The example engine (examples/engine) on its fixed set of positions
 # (examples/engine/bench.cpp): nodes per second searching without the
 # tables and with WDL probes inside the search, and the probes per second
-# and the share of them answered. Each run searches every position to a
+# the share of them answered, and the share answered at once from memory. Each run searches every position to a
 # fixed number of nodes; the script prints the median of the runs.
 #   scripts/bench-engine.sh TABLE_DIR [nodes per position] [runs] [variant]
 #   scripts/bench-engine.sh /data/russian-6 1000000 5
@@ -22,7 +22,7 @@ field() {  # json section key
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-off=() on=() probes=() share=()
+off=() on=() probes=() share=() memory=()
 for _ in $(seq "$runs"); do
   json=$("$engine" --bench --variant "$variant" --dir "$dir" --nodes "$nodes" --json)
   off+=("$(field "$json" without_tables nodes_per_second)")
@@ -31,6 +31,8 @@ for _ in $(seq "$runs"); do
   asked=$(field "$json" with_tables probes)
   answered=$(field "$json" with_tables probes_answered)
   share+=("$(awk -v a="$answered" -v n="$asked" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')")
+  at_once=$(field "$json" with_tables probes_from_memory)
+  memory+=("$(awk -v a="$at_once" -v n="$asked" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')")
 done
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores; one search thread"
 echo "$variant, $nodes nodes per position, tables in $dir (median of $runs runs)"
@@ -38,3 +40,4 @@ printf 'without tables: %10.0f nodes/s   (runs: %s)\n' "$(printf '%s\n' "${off[@
 printf 'with tables:    %10.0f nodes/s   (runs: %s)\n' "$(printf '%s\n' "${on[@]}" | median)" "${on[*]}"
 printf 'WDL probes:     %10.0f probes/s  (runs: %s)\n' "$(printf '%s\n' "${probes[@]}" | median)" "${probes[*]}"
 printf 'answered:       %10s %%        (runs: %s)\n' "$(printf '%s\n' "${share[@]}" | median)" "${share[*]}"
+printf 'from memory:    %10s %%        (runs: %s; answered at once by the search-time probe)\n' "$(printf '%s\n' "${memory[@]}" | median)" "${memory[*]}"
