@@ -1,0 +1,122 @@
+// The rule solver (gen/rule_solver.hpp) against a plain minimax over moves
+// and DrawCounts (rules/draw_tracker.hpp, the counting a game replay uses),
+// with no table: the fresh value of every position of the small tables,
+// and the distance to conversion read back as values at every count.
+#include "gen/rule_solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unordered_map>
+
+#include "rules/notation.hpp"
+
+namespace dtb {
+namespace {
+
+// The value for the side to move under the counts, by minimax. The game
+// with counts is finite (counts end it), so the recursion ends.
+template <class V>
+class CountMinimax {
+public:
+    int value(const Position<V>& pos, const DrawCounts<V>& counts) {
+        if (!counts.reached_at(pos).empty()) return 0;
+        const Key key{pos, counts.key()};
+        if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+        MoveList moves;
+        MoveGenerator<V>::generate(pos, moves);
+        int best = -1;
+        for (const Move& m : moves) {
+            DrawCounts<V> next = counts;
+            const bool drawn = !next.play(pos, m).empty();
+            const Position<V> after = pos.after(m);
+            const int v = game_over(after) ? 1 : drawn ? 0 : -value(after, next);
+            best = std::max(best, v);
+            if (best == 1) break;
+        }
+        memo_.emplace(key, best);
+        return best;
+    }
+
+private:
+    struct Key {
+        Position<V> pos;
+        typename DrawCounts<V>::Key counts;
+        friend bool operator==(const Key&, const Key&) = default;
+    };
+    struct Hash {
+        std::size_t operator()(const Key& k) const {
+            std::uint64_t h = k.pos.pieces[White] * 0x9E3779B97F4A7C15ULL ^ k.pos.pieces[Black] * 0xC2B2AE3D27D4EB4FULL;
+            h ^= (k.pos.kings + std::uint64_t(k.pos.side_to_move)) * 0x165667B19E3779F9ULL;
+            h ^= std::uint64_t(std::uint16_t(k.counts.plies_since_conversion)) << 40;
+            h ^= std::uint64_t(std::uint16_t(k.counts.plies_of_kings_only)) << 20;
+            h ^= std::uint64_t(std::uint8_t(k.counts.stronger)) << 56;
+            for (std::int8_t c : k.counts.lone) h = (h ^ std::uint8_t(c)) * 0x100000001B3ULL;
+            return std::size_t(h ^ (h >> 29));
+        }
+    };
+    std::unordered_map<Key, int, Hash> memo_;
+};
+
+// One solver per variant for every test (solving takes a while).
+template <class V>
+const RuleSolver<V>& solved_up_to_three() {
+    static const RuleSolver<V> solver(3);
+    return solver;
+}
+
+template <class V>
+void fresh_values_agree(int max_pieces, std::uint64_t stride) {
+    const RuleSolver<V>& solver = solved_up_to_three<V>();
+    CountMinimax<V> minimax;
+    std::uint64_t checked = 0, drawn_by_counts = 0;
+    for (const MaterialSignature& sig : all_signatures(V::id, max_pieces)) {
+        const PositionIndex<V> index(sig);
+        for (std::uint64_t i = 0; i < index.size(); i += stride) {
+            const Position<V> pos = index.unrank(i);
+            if (game_over(pos)) continue;
+            const int truth = minimax.value(pos, DrawCounts<V>(pos));
+            ASSERT_EQ(solver.fresh_wdl(pos), truth) << sig.name() << " " << to_fen(pos);
+            ++checked;
+            drawn_by_counts += truth == 0;
+        }
+    }
+    std::cout << checked << " positions agree, " << drawn_by_counts << " drawn\n";
+    EXPECT_GT(checked, 1000u);
+}
+
+// Every count from 0 to past the longest limit: where the stored values
+// settle the answer (RuleSolver::value_with_counts), it is the minimax's.
+template <class V>
+void counted_values_agree(int max_pieces, std::uint64_t stride) {
+    const RuleSolver<V>& solver = solved_up_to_three<V>();
+    CountMinimax<V> minimax;
+    std::uint64_t checked = 0, settled = 0;
+    for (const MaterialSignature& sig : all_signatures(V::id, max_pieces)) {
+        const PositionIndex<V> index(sig);
+        for (std::uint64_t i = 0; i < index.size(); i += stride) {
+            const Position<V> pos = index.unrank(i);
+            if (game_over(pos)) continue;
+            for (int moves = 0; moves <= 31; moves += 1 + moves / 8)
+                for (int king_moves = 0; king_moves <= moves; king_moves += 1 + king_moves / 4) {
+                    ++checked;
+                    const std::optional<int> v = solver.value_with_counts(pos, moves, king_moves);
+                    if (!v) continue;
+                    ++settled;
+                    const int truth = minimax.value(pos, DrawCounts<V>::resumed(pos, moves, king_moves));
+                    ASSERT_EQ(*v, truth) << sig.name() << " " << to_fen(pos) << " moves " << moves << " king moves "
+                                         << king_moves;
+                }
+        }
+    }
+    std::cout << checked << " answers, " << settled << " settled by the stored values, all agree\n";
+    EXPECT_GT(settled, 1000u);
+}
+
+TEST(RuleSolver, RussianThreePiecesCounted) { counted_values_agree<Russian>(3, 41); }
+TEST(RuleSolver, InternationalThreePiecesCounted) { counted_values_agree<International>(3, 401); }
+
+TEST(RuleSolver, RussianThreePiecesFresh) { fresh_values_agree<Russian>(3, 5); }
+TEST(RuleSolver, InternationalThreePiecesFresh) { fresh_values_agree<International>(3, 61); }
+
+}  // namespace
+}  // namespace dtb
