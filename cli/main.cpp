@@ -17,6 +17,7 @@ void add_probe_commands(CLI::App& app);
 void add_adjudicate_commands(CLI::App& app);
 void add_analyze_commands(CLI::App& app);
 void add_serve_commands(CLI::App& app);
+void add_rule_report_command(CLI::App& app);
 }  // namespace dtb
 
 int main(int argc, char** argv) {
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
     dtb::add_gen_commands(app);
     dtb::add_probe_commands(app);
     dtb::add_adjudicate_commands(app);
+    dtb::add_rule_report_command(app);
     dtb::add_analyze_commands(app);
     dtb::add_serve_commands(app);
     app.footer(dtb::kExitStatus);

@@ -34,6 +34,7 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 #include "gen/slices.hpp"
@@ -175,6 +176,36 @@ public:
         return threshold(dtc, t.counts.king_move_limit - b);
     }
 
+    // The counts standing at a position in a game, in plies (the lone-king
+    // count in the stronger side's moves made, for the rules that cover the
+    // position with their board condition; the others have not started).
+    struct Counts {
+        int lone_moves = 0;
+        int conversion_plies = 0;
+        int king_plies = 0;
+    };
+
+    // The value for the side to move under any counts, exactly: from the
+    // stored values where they settle it (value_with_counts), else by a
+    // search that stays in the material until the counts the stored values
+    // assume are fresh again: a man move (the king-move count starts
+    // again), a capture or crowning (all but the lone-king counts do), or
+    // the end of the lone-king count.
+    int exact_value(const Position<V>& pos, const Counts& c) const {
+        if (game_over(pos)) return -1;
+        const Table& t = table(signature_of(normalize(pos)));
+        const std::optional<Color> stronger = t.lone ? lone_king_opponent(pos) : std::nullopt;
+        Search search{*this, t, stronger, {}};
+        int left = kNoLimit;
+        if (stronger)
+            for (const DrawRule& r : V::draw_rules)
+                if (counts_stronger_side(r) && material_covers(r, pos, *stronger) &&
+                    board_condition_holds(r, pos, *stronger))
+                    left = std::min(left, r.limit - std::max(0, c.lone_moves));
+        if (left <= 0) return 0;
+        return search.value(pos, {std::max(0, c.conversion_plies), std::max(0, c.king_plies), left});
+    }
+
     const TableCounts counts_of(const Position<V>& pos) const { return table(signature_of(normalize(pos))).counts; }
 
 private:
@@ -264,10 +295,16 @@ private:
 
     // ---- T, level by level --------------------------------------------
 
-    struct Slot {
-        MaterialSignature sig;
-        std::uint64_t index;
+    // One level of a side, its moves generated once: per position, what its
+    // moves that leave the level give (a partial choice), and where its king
+    // moves lead (the only moves whose value depends on the king-move count).
+    struct LevelGraph {
+        std::vector<std::uint64_t> positions;
+        std::vector<TimedChoice> settled;    // per position: moves leaving the level
+        std::vector<std::uint32_t> first;    // per position, then one past the end: its king moves
+        std::vector<std::uint64_t> king_to;  // side << 63 | index of the successor
     };
+    static constexpr std::uint64_t kSideBit = std::uint64_t{1} << 63;
 
     void solve_dtc(const std::vector<MaterialSignature>& sides) {
         std::vector<std::vector<std::vector<std::uint64_t>>> by_level(sides.size());
@@ -282,94 +319,133 @@ private:
             }
         }
         const TableCounts counts = table(sides[0]).counts;
-        // The king-move count's layers: b = limit - 1 down to 0 (the layer
-        // above is kept in `above`); without that count, one pass in which
-        // the side without kings (whose moves all leave the level) goes first.
+        const bool layered = counts.king_move_limit < kNoLimit;
+        // The king-move count's layers: b = limit - 1 down to 0, the layer
+        // above kept in `above`. Without that count the side without kings
+        // (whose moves all leave the level) goes first, then the other.
         std::vector<std::vector<std::int16_t>> above(sides.size()), here(sides.size());
         for (std::size_t s = 0; s < sides.size(); ++s) {
-            above[s].assign(table(sides[s]).index.size(), Timed::kUnknown);
+            above[s].assign(layered ? table(sides[s]).index.size() : 0, Timed::kUnknown);
             here[s] = above[s];
         }
-        const bool layered = counts.king_move_limit < kNoLimit;
         for (int level = top; level >= 0; --level) {
+            std::vector<LevelGraph> graphs(sides.size());
+            for (std::size_t s = 0; s < sides.size(); ++s)
+                if (std::size_t(level) < by_level[s].size())
+                    graphs[s] = level_graph(sides, s, std::move(by_level[s][level]));
             if (layered) {
                 for (int b = counts.king_move_limit - 1; b >= 0; --b) {
+                    const bool last = b + 1 >= counts.king_move_limit;
                     for (std::size_t s = 0; s < sides.size(); ++s)
-                        if (std::size_t(level) < by_level[s].size())
-                            evaluate_level(sides, s, by_level[s][level], b, above, here[s]);
+                        combine(graphs[s], here[s], [&](std::uint64_t to) {
+                            return last ? Timed{} : Timed::unpack(above[to >> 63][to & ~kSideBit]);
+                        });
                     std::swap(above, here);
                 }
                 for (std::size_t s = 0; s < sides.size(); ++s)
-                    if (std::size_t(level) < by_level[s].size())
-                        for (const std::uint64_t i : by_level[s][level]) table(sides[s]).dtc[i] = above[s][i];
+                    for (const std::uint64_t i : graphs[s].positions) table(sides[s]).dtc[i] = above[s][i];
             } else {
                 for (const bool kings_to_move : {false, true})
-                    for (std::size_t s = 0; s < sides.size(); ++s) {
-                        if (std::size_t(level) >= by_level[s].size()) continue;
-                        if ((sides[s].kings[0] > 0) != kings_to_move) continue;
-                        std::vector<std::int16_t>& dtc = table(sides[s]).dtc;
-                        evaluate_level(sides, s, by_level[s][level], -1, above, dtc);
-                    }
+                    for (std::size_t s = 0; s < sides.size(); ++s)
+                        if ((sides[s].kings[0] > 0) == kings_to_move)
+                            combine(graphs[s], table(sides[s]).dtc, [&](std::uint64_t to) {
+                                return Timed::unpack(table(sides[to >> 63]).dtc[to & ~kSideBit]);
+                            });
             }
         }
     }
 
-    // T at king-move count b (b < 0: no such count) for each position of a
-    // level of side s, into out.
-    void evaluate_level(const std::vector<MaterialSignature>& sides, std::size_t s,
-                        const std::vector<std::uint64_t>& level, int b,
-                        const std::vector<std::vector<std::int16_t>>& above, std::vector<std::int16_t>& out) {
-        const Table& t = table(sides[s]);
-#pragma omp parallel for schedule(dynamic, 256)
-        for (std::size_t k = 0; k < level.size(); ++k) {
-            const Position<V> pos = t.index.unrank(level[k]);
-            out[level[k]] = evaluate(t, sides, pos, b, above).pack();
+    // Each position's value from its settled moves and its king moves'
+    // successors (read through `successor`), into out.
+    template <class Successor>
+    static void combine(const LevelGraph& g, std::vector<std::int16_t>& out, const Successor& successor) {
+        const std::int64_t n = std::int64_t(g.positions.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+        for (std::int64_t k = 0; k < n; ++k) {
+            TimedChoice choice = g.settled[std::size_t(k)];
+            for (std::uint32_t e = g.first[std::size_t(k)]; e < g.first[std::size_t(k) + 1]; ++e)
+                choice.add(successor(g.king_to[e]).before());
+            out[g.positions[std::size_t(k)]] = choice.result().pack();
         }
     }
 
-    Timed evaluate(const Table& t, const std::vector<MaterialSignature>& sides, const Position<V>& pos, int b,
-                   const std::vector<std::vector<std::int16_t>>& above) const {
+    LevelGraph level_graph(const std::vector<MaterialSignature>& sides, std::size_t s,
+                           std::vector<std::uint64_t> positions) const {
+        const Table& t = table(sides[s]);
+        LevelGraph g;
+        g.positions = std::move(positions);
+        const std::size_t n = g.positions.size();
+        g.settled.resize(n);
+        std::vector<std::vector<std::uint64_t>> king_to(n);
+#pragma omp parallel for schedule(dynamic, 256) if (n > 4096)
+        for (std::size_t k = 0; k < n; ++k) {
+            const Position<V> pos = t.index.unrank(g.positions[k]);
+            settle_moves(t, sides, pos, g.settled[k], king_to[k]);
+        }
+        g.first.resize(n + 1);
+        std::size_t edges = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            g.first[k] = std::uint32_t(edges);
+            edges += king_to[k].size();
+        }
+        g.first[n] = std::uint32_t(edges);
+        if (edges > std::numeric_limits<std::uint32_t>::max())
+            throw std::length_error("rule solver: a level of " + sides[s].name() + " has too many king moves");
+        g.king_to.reserve(edges);
+        for (auto& v : king_to) g.king_to.insert(g.king_to.end(), v.begin(), v.end());
+        return g;
+    }
+
+    // The moves of `pos` that leave its level (or end the game) into
+    // `settled`; where its king moves lead into `king_to`.
+    void settle_moves(const Table& t, const std::vector<MaterialSignature>& sides, const Position<V>& pos,
+                      TimedChoice& settled, std::vector<std::uint64_t>& king_to) const {
         MoveList moves;
         MoveGenerator<V>::generate(pos, moves);
-        TimedChoice choice;
         const std::optional<Color> stronger = t.lone ? lone_king_opponent(pos) : std::nullopt;
         for (const Move& m : moves) {
             const Position<V> after = pos.after(m);
             if (game_over(after)) {
-                choice.add({1, 1});
+                settled.add({1, 1});
                 continue;
             }
-            const bool man_move = (pos.kings & bit(m.from)) == 0;
             if (m.is_capture() || m.crowns) {
                 std::optional<Phase> phase;
                 if (stronger) phase = Phase{*stronger, kNoLimit, pos};
-                choice.add(Timed{std::int8_t(entering_wdl(after, phase, std::nullopt)), 0}.before());
+                settled.add(Timed{std::int8_t(entering_wdl(after, phase, std::nullopt)), 0}.before());
                 continue;
             }
             const Position<V> n = normalize(after);
             const MaterialSignature sig = signature_of(n);
-            const std::size_t side = sig == sides[0] ? 0 : 1;
             const std::uint64_t j = table(sig).index.rank(n);
-            if (man_move) {
-                const Timed next = Timed::unpack(table(sig).dtc[j]);
-                if (t.counts.to_conversion())
-                    choice.add(next.before());
-                else  // the man move starts the measured count again: its value is the successor's
-                    choice.add(Timed{std::int8_t(threshold(next, t.counts.king_move_limit)), 0}.before());
+            if ((pos.kings & bit(m.from)) != 0) {
+                king_to.push_back((sig == sides[0] ? 0 : kSideBit) | j);
                 continue;
             }
-            if (b < 0) {
-                choice.add(Timed::unpack(table(sig).dtc[j]).before());
-            } else if (b + 1 >= t.counts.king_move_limit) {
-                choice.add({});  // the king-move count ends the game
-            } else {
-                choice.add(Timed::unpack(above[side][j]).before());
-            }
+            const Timed next = Timed::unpack(table(sig).dtc[j]);
+            if (t.counts.to_conversion())
+                settled.add(next.before());
+            else  // the man move starts the measured count again: its value is the successor's
+                settled.add(Timed{std::int8_t(threshold(next, t.counts.king_move_limit)), 0}.before());
         }
-        return choice.result();
     }
 
     // ---- W, lone-king counts ------------------------------------------
+
+    static constexpr std::size_t kR = kMaxLoneMoves + 1;  // r = 0..16
+
+    // A side of a lone-king material, its moves generated once: per slot
+    // (position and, for king against king, which side is the stronger),
+    // the stronger side's best over the moves that end the game or leave
+    // the material for each r, and where its other moves lead.
+    struct LoneGraph {
+        std::vector<std::int8_t> valid;    // the slot is a position of this orientation
+        std::vector<std::int8_t> ours;     // the stronger side is to move
+        std::vector<std::int8_t> settled;  // slot * kR + r: the best of the moves leaving; kNone if none
+        std::vector<std::uint32_t> first;  // per slot, then one past the end
+        std::vector<std::uint64_t> to;     // side << 63 | slot of the successor
+    };
+    static constexpr std::int8_t kNone = -2;
 
     // W(p, r) for r = 1..16 (both orientations where both sides are lone
     // kings), the stronger side's wdl. Its moves lead to r - 1, the lone
@@ -379,50 +455,43 @@ private:
     // from that count's limit down; otherwise layer r needs r - 1 only:
     // first the stronger side to move, then the lone king.
     void solve_lone(const std::vector<MaterialSignature>& sides) {
-        std::vector<std::size_t> slots(sides.size());
-        for (std::size_t s = 0; s < sides.size(); ++s) {
-            Table& t = table(sides[s]);
-            slots[s] = t.index.size() * (t.both_lone ? 2 : 1);
-            t.least_win.assign(slots[s], kNever);
-            t.least_loss.assign(slots[s], kNever);
-        }
+        std::vector<LoneGraph> graphs;
+        for (std::size_t s = 0; s < sides.size(); ++s) graphs.push_back(lone_graph(sides, s));
         const int plies_limit = table(sides[0]).counts.conversion_limit;
         const bool timed = plies_limit <= 2 * kMaxLoneMoves;
-        // wdl per slot and r (0..16): the layer being made and the one it reads.
-        constexpr std::size_t R = kMaxLoneMoves + 1;
         std::vector<std::vector<std::int8_t>> read(sides.size()), made(sides.size());
         for (std::size_t s = 0; s < sides.size(); ++s) {
-            read[s].assign(slots[s] * R, 0);
+            read[s].assign(graphs[s].ours.size() * kR, 0);
             made[s] = read[s];
         }
-        const auto layer = [&](int r, bool stronger_moves, bool last_ply) {
-            for (std::size_t s = 0; s < sides.size(); ++s)
-                lone_layer(
-                    sides, s, r, stronger_moves,
-                    [&](std::size_t side, std::size_t slot, int left) {
-                        if (last_ply) return std::int8_t(0);  // the conversion count ends the game
-                        // Timed: every ply reads the layer t + 1. Otherwise `made`
-                        // holds r - 1 whole, and r for the stronger side to move.
-                        return (timed ? read : made)[side][slot * R + std::size_t(left)];
-                    },
-                    made);
-        };
         if (timed) {
+            // Every ply reads the layer t + 1; its last ply draws.
             for (int t = plies_limit - 1; t >= 0; --t) {
+                const bool last = t + 1 >= plies_limit;
                 for (int r = 1; r <= kMaxLoneMoves; ++r)
-                    for (const bool stronger_moves : {true, false}) layer(r, stronger_moves, t + 1 >= plies_limit);
+                    for (std::size_t s = 0; s < sides.size(); ++s)
+                        lone_layer(graphs[s], r, std::nullopt, made[s], [&](std::uint64_t to, int left) {
+                            return last ? std::int8_t(0) : read[to >> 63][(to & ~kSideBit) * kR + std::size_t(left)];
+                        });
                 std::swap(read, made);
             }
-            std::swap(read, made);  // layer t = 0 in `made`
+            std::swap(read, made);
         } else {
+            // `made` holds r - 1 whole, and r for the stronger side to move.
             for (int r = 1; r <= kMaxLoneMoves; ++r)
-                for (const bool stronger_moves : {true, false}) layer(r, stronger_moves, false);
+                for (const bool stronger_moves : {true, false})
+                    for (std::size_t s = 0; s < sides.size(); ++s)
+                        lone_layer(graphs[s], r, stronger_moves, made[s], [&](std::uint64_t to, int left) {
+                            return made[to >> 63][(to & ~kSideBit) * kR + std::size_t(left)];
+                        });
         }
         for (std::size_t s = 0; s < sides.size(); ++s) {
             Table& t = table(sides[s]);
-            for (std::size_t k = 0; k < slots[s]; ++k)
+            t.least_win.assign(graphs[s].ours.size(), kNever);
+            t.least_loss.assign(graphs[s].ours.size(), kNever);
+            for (std::size_t k = 0; k < graphs[s].ours.size(); ++k)
                 for (int r = kMaxLoneMoves; r >= 1; --r) {
-                    const std::int8_t v = made[s][k * R + std::size_t(r)];
+                    const std::int8_t v = made[s][k * kR + std::size_t(r)];
                     if (v > 0) t.least_win[k] = std::uint8_t(r);
                     if (v < 0) t.least_loss[k] = std::uint8_t(r);
                 }
@@ -430,56 +499,180 @@ private:
     }
 
     template <class Lookup>
-    void lone_layer(const std::vector<MaterialSignature>& sides, std::size_t s, int r, bool stronger_moves,
-                    const Lookup& lookup, std::vector<std::vector<std::int8_t>>& out) {
-        constexpr std::size_t R = kMaxLoneMoves + 1;
+    static void lone_layer(const LoneGraph& g, int r, std::optional<bool> stronger_moves, std::vector<std::int8_t>& out,
+                           const Lookup& lookup) {
+        const std::int64_t n = std::int64_t(g.ours.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+        for (std::int64_t k = 0; k < n; ++k) {
+            if (!g.valid[std::size_t(k)]) continue;
+            const bool ours = g.ours[std::size_t(k)];
+            if (stronger_moves && *stronger_moves != ours) continue;
+            const int left = ours ? r - 1 : r;
+            int best = g.settled[std::size_t(k) * kR + std::size_t(r)];
+            const bool none = best == kNone;
+            if (none) best = ours ? -1 : 1;  // no move: the side to move has lost
+            for (std::uint32_t e = g.first[std::size_t(k)]; e < g.first[std::size_t(k) + 1]; ++e) {
+                const int v = left == 0 ? 0 : lookup(g.to[e], left);  // the count's last move did not win
+                best = ours ? std::max(best, v) : std::min(best, v);
+            }
+            out[std::size_t(k) * kR + std::size_t(r)] = std::int8_t(best);
+        }
+    }
+
+    LoneGraph lone_graph(const std::vector<MaterialSignature>& sides, std::size_t s) const {
         const Table& t = table(sides[s]);
-        const std::int64_t n = std::int64_t(t.index.size());
-#pragma omp parallel for schedule(dynamic, 256)
-        for (std::int64_t i = 0; i < n; ++i) {
-            const Position<V> pos = t.index.unrank(std::uint64_t(i));
+        const std::size_t slots = t.index.size() * (t.both_lone ? 2 : 1);
+        LoneGraph g;
+        g.valid.assign(slots, 0);
+        g.ours.assign(slots, 0);
+        g.settled.assign(slots * kR, kNone);
+        std::vector<std::vector<std::uint64_t>> to(slots);
+#pragma omp parallel for schedule(dynamic, 256) if (t.index.size() > 4096)
+        for (std::size_t i = 0; i < t.index.size(); ++i) {
+            const Position<V> pos = t.index.unrank(i);
             for (const bool stronger_to_move : {true, false}) {
-                if (stronger_to_move != stronger_moves) continue;
                 const Color stronger = stronger_to_move ? pos.side_to_move : opponent(pos.side_to_move);
                 if (!t.both_lone && lone_king_opponent(pos) != stronger) continue;
-                const std::size_t k = slot(t, std::uint64_t(i), stronger_to_move);
-                out[s][k * R + std::size_t(r)] = std::int8_t(lone_value(sides, pos, stronger, r, lookup));
+                const std::size_t k = slot(t, i, stronger_to_move);
+                g.valid[k] = 1;
+                g.ours[k] = stronger_to_move;
+                lone_moves(sides, pos, stronger, &g.settled[k * kR], to[k]);
+            }
+        }
+        g.first.resize(slots + 1);
+        std::size_t edges = 0;
+        for (std::size_t k = 0; k < slots; ++k) {
+            g.first[k] = std::uint32_t(edges);
+            edges += to[k].size();
+        }
+        g.first[slots] = std::uint32_t(edges);
+        g.to.reserve(edges);
+        for (auto& v : to) g.to.insert(g.to.end(), v.begin(), v.end());
+        return g;
+    }
+
+    // The moves of `pos` (stronger side `stronger`): for each r, the
+    // stronger side's best over those that end the game or leave the
+    // material into settled[r]; where the others lead into `to`.
+    void lone_moves(const std::vector<MaterialSignature>& sides, const Position<V>& pos, Color stronger,
+                    std::int8_t* settled, std::vector<std::uint64_t>& to) const {
+        const bool ours = pos.side_to_move == stronger;
+        const auto add = [&](int r, int v) {
+            std::int8_t& best = settled[r];
+            best = std::int8_t(best == kNone ? v : ours ? std::max<int>(best, v) : std::min<int>(best, v));
+        };
+        MoveList moves;
+        MoveGenerator<V>::generate(pos, moves);
+        for (const Move& m : moves) {
+            const Position<V> after = pos.after(m);
+            if (game_over(after)) {
+                for (int r = 1; r <= kMaxLoneMoves; ++r) add(r, ours ? 1 : -1);
+            } else if (m.is_capture() || m.crowns) {
+                for (int r = 1; r <= kMaxLoneMoves; ++r) {
+                    const int left = ours ? r - 1 : r;
+                    if (left == 0) {
+                        add(r, 0);  // the count's last move did not win
+                        continue;
+                    }
+                    const int w = entering_wdl(after, Phase{stronger, left, pos}, std::nullopt);
+                    add(r, after.side_to_move == stronger ? w : -w);
+                }
+            } else {
+                const Position<V> n = normalize(after);
+                const MaterialSignature sig = signature_of(n);
+                const std::uint64_t j = slot(table(sig), table(sig).index.rank(n), after.side_to_move == stronger);
+                to.push_back((sig == sides[0] ? 0 : kSideBit) | j);
             }
         }
     }
 
-    // The stronger side's wdl at (pos, r): it has r moves left, and on
-    // its r-th move without a win the game is drawn. lookup(side, slot,
-    // left) reads an in-material successor.
-    template <class Lookup>
-    int lone_value(const std::vector<MaterialSignature>& sides, const Position<V>& pos, Color stronger, int r,
-                   const Lookup& lookup) const {
-        const bool ours = pos.side_to_move == stronger;
-        MoveList moves;
-        MoveGenerator<V>::generate(pos, moves);
-        int best = ours ? -1 : 1;  // no move: the side to move has lost
-        for (const Move& m : moves) {
-            const Position<V> after = pos.after(m);
-            int v;  // for the stronger side
-            const int left = ours ? r - 1 : r;
-            if (game_over(after)) {
-                v = ours ? 1 : -1;
-            } else if (left == 0) {
-                v = 0;  // the count's last move did not win
-            } else if (m.is_capture() || m.crowns) {
-                const int w = entering_wdl(after, Phase{stronger, left, pos}, std::nullopt);
-                v = after.side_to_move == stronger ? w : -w;
-            } else {
-                const Position<V> n = normalize(after);
-                const MaterialSignature sig = signature_of(n);
-                const std::size_t side = sig == sides[0] ? 0 : 1;
-                const std::uint64_t j = table(sig).index.rank(n);
-                v = lookup(side, slot(table(sig), j, after.side_to_move == stronger), left);
+    // exact_value's search: the state inside one material.
+    struct SearchState {
+        int a, b, left;  // plies since conversion, plies of kings only, the stronger side's moves left
+        friend bool operator==(const SearchState&, const SearchState&) = default;
+    };
+    struct Search {
+        const RuleSolver& solver;
+        const Table& t;
+        std::optional<Color> stronger;  // of the lone-king ending, fixed at its start
+        struct Key {
+            Position<V> pos;
+            SearchState s;
+            friend bool operator==(const Key&, const Key&) = default;
+        };
+        struct Hash {
+            std::size_t operator()(const Key& k) const {
+                std::uint64_t h =
+                    k.pos.pieces[White] * 0x9E3779B97F4A7C15ULL ^ k.pos.pieces[Black] * 0xC2B2AE3D27D4EB4FULL;
+                h ^= (k.pos.kings + std::uint64_t(k.pos.side_to_move)) * 0x165667B19E3779F9ULL;
+                h ^= (std::uint64_t(std::uint32_t(k.s.a)) << 40) ^ (std::uint64_t(std::uint32_t(k.s.b)) << 20) ^
+                     std::uint64_t(std::uint32_t(k.s.left));
+                return std::size_t(h ^ (h >> 29));
             }
-            best = ours ? std::max(best, v) : std::min(best, v);
+        };
+        std::unordered_map<Key, int, Hash> memo;
+
+        // The value at `pos` (of the material of `t`, not over, no count ended).
+        int value(const Position<V>& pos, const SearchState& s) {
+            const TableCounts& counts = t.counts;
+            if (counts.conversion_limit < kNoLimit && s.a >= counts.conversion_limit) return 0;
+            if (counts.king_move_limit < kNoLimit && s.b >= counts.king_move_limit) return 0;
+            if (const std::optional<int> v = settled(pos, s)) return *v;
+            const Key key{pos, s};
+            if (const auto it = memo.find(key); it != memo.end()) return it->second;
+            MoveList moves;
+            MoveGenerator<V>::generate(pos, moves);
+            int best = -1;
+            for (const Move& m : moves) {
+                const Position<V> after = pos.after(m);
+                int v;
+                const bool stronger_moved = stronger && *stronger == pos.side_to_move;
+                const int left = s.left < kNoLimit && stronger_moved ? s.left - 1 : s.left;
+                if (game_over(after)) {
+                    v = 1;
+                } else if (left <= 0) {
+                    v = 0;  // the lone-king count's last move did not win
+                } else if (m.is_capture() || m.crowns) {
+                    std::optional<Phase> phase;
+                    if (stronger) phase = Phase{*stronger, left, pos};
+                    v = -solver.entering_wdl(after, phase, std::nullopt);
+                } else {
+                    const bool man = (pos.kings & bit(m.from)) == 0;
+                    v = -value(after, {s.a + 1, man ? 0 : s.b + 1, left});
+                }
+                best = std::max(best, v);
+                if (best == 1) break;
+            }
+            memo.emplace(key, best);
+            return best;
         }
-        return best;
-    }
+
+        // Where the stored values answer: the counts they assume fresh are.
+        std::optional<int> settled(const Position<V>& pos, const SearchState& s) const {
+            const Position<V> n = normalize(pos);
+            const Table& here = solver.table(signature_of(n));  // this side to move's table
+            const std::uint64_t i = here.index.rank(n);
+            const TableCounts& counts = here.counts;
+            if (s.left < kNoLimit) {
+                // W assumes the conversion and king-move counts fresh; they
+                // cannot end the game first when the lone-king count ends
+                // before them.
+                const int plies = 2 * s.left;
+                const bool a_free = counts.conversion_limit >= kNoLimit || s.a + plies <= counts.conversion_limit;
+                const bool b_free = counts.king_move_limit >= kNoLimit || s.b + plies <= counts.king_move_limit;
+                if (s.a == 0 && s.b == 0) return lone_wdl(here, i, pos, *stronger, s.left);
+                if (a_free && b_free && counts.conversion_limit > 2 * kMaxLoneMoves)
+                    return lone_wdl(here, i, pos, *stronger, s.left);
+                return std::nullopt;
+            }
+            const Timed dtc = Timed::unpack(here.dtc[i]);
+            if (counts.to_conversion()) {
+                if (s.b != 0) return std::nullopt;
+                return threshold(dtc, counts.conversion_limit - s.a);
+            }
+            return threshold(dtc, counts.king_move_limit - s.b);
+        }
+    };
 
     std::map<MaterialSignature, Table> tables_;
 };

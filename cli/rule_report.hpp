@@ -1,0 +1,90 @@
+// What the move-count draw rules change, table by table (docs/VALUES.md 3):
+// the rule-aware value of every position (RuleSolver) beside its value with
+// unlimited moves (the WDL tables, through the probe's search). The values
+// behind `dtb rule-report`, which words and formats them.
+#pragma once
+
+#include <omp.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gen/rule_solver.hpp"
+#include "probe/search.hpp"
+
+namespace dtb {
+
+struct RuleReportRow {
+    MaterialSignature table;                        // the side to move first
+    std::uint64_t positions = 0;                    // legal positions with a move
+    std::uint64_t wins = 0, draws = 0, losses = 0;  // with unlimited moves
+    std::uint64_t rule_wins = 0, rule_losses = 0;   // under the counts, each fresh
+    std::uint64_t count_drawn_wins = 0;             // won without the counts, drawn under them
+    std::uint64_t count_saved_losses = 0;           // lost without the counts, drawn under them
+    int longest_rule_win_dtc = -1;                  // the most plies to conversion of a win under the counts
+};
+
+// One row per table of up to `solver`'s pieces, in the order of
+// all_signatures. Throws if the two values contradict each other (a win
+// under the counts that is no win without them): that is a bug.
+template <class V>
+std::vector<RuleReportRow> rule_report(const RuleSolver<V>& solver, const probe::Tablebase& tb, int max_pieces) {
+    std::vector<RuleReportRow> rows;
+    for (const MaterialSignature& sig : all_signatures(V::id, max_pieces)) {
+        const PositionIndex<V> index(sig);
+        RuleReportRow row;
+        row.table = sig;
+        std::string failure;
+        const std::int64_t n = std::int64_t(index.size());
+#pragma omp parallel
+        {
+            RuleReportRow mine;
+            probe::Search<V> search(tb);
+#pragma omp for schedule(dynamic, 4096)
+            for (std::int64_t i = 0; i < n; ++i) {
+                const Position<V> pos = index.unrank(std::uint64_t(i));
+                if (game_over(pos)) continue;
+                const auto unlimited = search.wdl(pos);
+                if (!unlimited) {
+#pragma omp critical
+                    failure = unlimited.error().message;
+                    continue;
+                }
+                const int rule = solver.fresh_wdl(pos);
+                ++mine.positions;
+                mine.wins += *unlimited > 0;
+                mine.draws += *unlimited == 0;
+                mine.losses += *unlimited < 0;
+                mine.rule_wins += rule > 0;
+                mine.rule_losses += rule < 0;
+                mine.count_drawn_wins += *unlimited > 0 && rule == 0;
+                mine.count_saved_losses += *unlimited < 0 && rule == 0;
+                if (rule > 0) mine.longest_rule_win_dtc = std::max(mine.longest_rule_win_dtc, solver.dtc(pos).plies);
+                if ((rule > 0 && *unlimited <= 0) || (rule < 0 && *unlimited >= 0)) {
+#pragma omp critical
+                    failure = sig.name() + " position " + std::to_string(i) + ": value " + std::to_string(rule) +
+                              " under the counts but " + std::to_string(*unlimited) + " without them";
+                }
+            }
+#pragma omp critical
+            {
+                row.positions += mine.positions;
+                row.wins += mine.wins;
+                row.draws += mine.draws;
+                row.losses += mine.losses;
+                row.rule_wins += mine.rule_wins;
+                row.rule_losses += mine.rule_losses;
+                row.count_drawn_wins += mine.count_drawn_wins;
+                row.count_saved_losses += mine.count_saved_losses;
+                row.longest_rule_win_dtc = std::max(row.longest_rule_win_dtc, mine.longest_rule_win_dtc);
+            }
+        }
+        if (!failure.empty()) throw std::runtime_error(failure);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+}  // namespace dtb
