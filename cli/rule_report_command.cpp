@@ -53,6 +53,9 @@ void run(const RuleReportOptions& o) {
     if (o.threads > 0) omp_set_num_threads(o.threads);
     auto tb = probe::Tablebase::open({o.dir}, std::size_t{256} << 20);
     if (!tb) throw std::runtime_error(tb.error().message);
+    // Every WDL table the report reads, before the long solve.
+    for (const MaterialSignature& sig : all_signatures(V::id, o.pieces))
+        if (auto t = (*tb)->table(V::id, sig, format::Metric::wdl); !t) throw std::runtime_error(t.error().message);
     std::cerr << "solving the values under the counts of every table up to " << o.pieces << " pieces...\n";
     const RuleSolver<V> solver(o.pieces);
     std::cerr << "comparing with the tables in " << o.dir << "...\n";

@@ -271,5 +271,40 @@ TEST(AdjudicateCli, ReportAgreesWithTheManifest) {
     EXPECT_LT(road["won_within"]["5"].get<long>(), all["won_within"]["5"].get<long>());
 }
 
+// ---------------------------------------------------------------------------
+// dtb rule-report
+
+// Every table up to three pieces, in words and JSON: each row adds up, and
+// a win under the counts is always a win without them (the command fails
+// otherwise), so the count-drawn wins are the difference.
+TEST(RuleReportCli, RussianUpToThreePieces) {
+    const Output text = dtb("rule-report --variant russian --pieces 3 --dir " + tables());
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("count-drawn"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("KKvK"), std::string::npos) << text.out;
+    const Output r = dtb("rule-report --variant russian --pieces 3 --json --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["variant"], "russian");
+    ASSERT_EQ(j["tables"].size(), 16u);  // 4 of two pieces, 12 of three
+    for (const Json& t : j["tables"]) {
+        EXPECT_EQ(t["wins"].get<std::uint64_t>() + t["draws"].get<std::uint64_t>() + t["losses"].get<std::uint64_t>(),
+                  t["positions"].get<std::uint64_t>())
+            << t;
+        EXPECT_EQ(t["wins"].get<std::uint64_t>() - t["rule_wins"].get<std::uint64_t>(),
+                  t["count_drawn_wins"].get<std::uint64_t>())
+            << t;
+        EXPECT_LE(t["rule_losses"].get<std::uint64_t>(), t["losses"].get<std::uint64_t>()) << t;
+    }
+}
+
+TEST(RuleReportCli, MissingTablesAndBadInput) {
+    const Output missing = dtb("rule-report --variant international --pieces 4 --dir " + tables());
+    EXPECT_EQ(missing.status, 1) << missing.out;  // international 4-piece tables are not there
+    EXPECT_NE(missing.err.find("international-"), std::string::npos) << missing.err;
+    EXPECT_EQ(dtb("rule-report --variant russian --pieces 9 --dir " + tables()).status, 2);
+    EXPECT_EQ(dtb("rule-report --variant chess --pieces 3 --dir " + tables()).status, 2);
+}
+
 }  // namespace
 }  // namespace dtb::probe_test
