@@ -369,6 +369,23 @@ private:
         }
     }
 
+    // Per-position lists of successors as one array and where each
+    // position's part begins (`first` has one entry more, the end).
+    static void flatten(const std::vector<std::vector<std::uint64_t>>& lists, std::vector<std::uint32_t>& first,
+                        std::vector<std::uint64_t>& all, const MaterialSignature& sig) {
+        first.resize(lists.size() + 1);
+        std::size_t edges = 0;
+        for (std::size_t k = 0; k < lists.size(); ++k) {
+            first[k] = std::uint32_t(edges);
+            edges += lists[k].size();
+        }
+        if (edges > std::numeric_limits<std::uint32_t>::max())
+            throw std::length_error("rule solver: " + sig.name() + " has too many moves in one part");
+        first[lists.size()] = std::uint32_t(edges);
+        all.reserve(edges);
+        for (const auto& v : lists) all.insert(all.end(), v.begin(), v.end());
+    }
+
     LevelGraph level_graph(const std::vector<MaterialSignature>& sides, std::size_t s,
                            std::vector<std::uint64_t> positions) const {
         const Table& t = table(sides[s]);
@@ -382,17 +399,7 @@ private:
             const Position<V> pos = t.index.unrank(g.positions[k]);
             settle_moves(t, sides, pos, g.settled[k], king_to[k]);
         }
-        g.first.resize(n + 1);
-        std::size_t edges = 0;
-        for (std::size_t k = 0; k < n; ++k) {
-            g.first[k] = std::uint32_t(edges);
-            edges += king_to[k].size();
-        }
-        g.first[n] = std::uint32_t(edges);
-        if (edges > std::numeric_limits<std::uint32_t>::max())
-            throw std::length_error("rule solver: a level of " + sides[s].name() + " has too many king moves");
-        g.king_to.reserve(edges);
-        for (auto& v : king_to) g.king_to.insert(g.king_to.end(), v.begin(), v.end());
+        flatten(king_to, g.first, g.king_to, sides[s]);
         return g;
     }
 
@@ -539,15 +546,7 @@ private:
                 lone_moves(sides, pos, stronger, &g.settled[k * kR], to[k]);
             }
         }
-        g.first.resize(slots + 1);
-        std::size_t edges = 0;
-        for (std::size_t k = 0; k < slots; ++k) {
-            g.first[k] = std::uint32_t(edges);
-            edges += to[k].size();
-        }
-        g.first[slots] = std::uint32_t(edges);
-        g.to.reserve(edges);
-        for (auto& v : to) g.to.insert(g.to.end(), v.begin(), v.end());
+        flatten(to, g.first, g.to, sides[s]);
         return g;
     }
 

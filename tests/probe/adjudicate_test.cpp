@@ -19,6 +19,7 @@
 #include "gen/raw_table.hpp"
 #include "probe/adjudication_abi.hpp"
 #include "probe/adjudication_text.hpp"
+#include "tests/draw_counts_key.hpp"
 #include "tests/probe/test_support.hpp"
 
 namespace dtb::probe_test {
@@ -495,23 +496,9 @@ public:
     }
 
 private:
-    struct Key {
-        Position<V> pos;
-        typename DrawCounts<V>::Key counts;
-        friend bool operator==(const Key&, const Key&) = default;
-    };
-    struct Hash {
-        std::size_t operator()(const Key& k) const {
-            std::uint64_t h = k.pos.pieces[White] * 0x9E3779B97F4A7C15ULL ^ k.pos.pieces[Black] * 0xC2B2AE3D27D4EB4FULL;
-            h ^= (k.pos.kings + std::uint64_t(k.pos.side_to_move)) * 0x165667B19E3779F9ULL;
-            h ^= std::uint64_t(std::uint16_t(k.counts.plies_since_conversion)) << 40;
-            h ^= std::uint64_t(std::uint16_t(k.counts.plies_of_kings_only)) << 20;
-            for (std::int8_t c : k.counts.lone) h = (h ^ std::uint8_t(c)) * 0x100000001B3ULL;
-            return std::size_t(h ^ (h >> 29));
-        }
-    };
+    using Key = CountedPosition<V>;
     Color stronger_;
-    std::unordered_map<Key, bool, Hash> memo_;
+    std::unordered_map<Key, bool, CountedPositionHash> memo_;
 };
 
 // Every `stride`-th position of `sig` and its mirror, every count from 0 to
