@@ -106,7 +106,7 @@ TEST(RuleSolver, RussianThreePiecesCounted) { counted_values_agree<Russian>(3, 9
 TEST(RuleSolver, InternationalThreePiecesCounted) { counted_values_agree<International>(3, 601); }
 
 TEST(RuleSolver, RussianThreePiecesFresh) { fresh_values_agree<Russian>(3, 5); }
-TEST(RuleSolver, InternationalThreePiecesFresh) { fresh_values_agree<International>(3, 1999); }
+TEST(RuleSolver, InternationalThreePiecesFresh) { fresh_values_agree<International>(3, 701); }
 
 }  // namespace
 }  // namespace dtb

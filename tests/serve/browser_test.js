@@ -119,9 +119,29 @@ async function setUp(page, variant, side, pieces, phone) {
   await tap(page, `[role=tab][data-variant=${variant}]`, phone);
   await tap(page, "#clear", phone);
   await settled(page);
-  for (const [tool, square] of pieces) {
-    await tap(page, `.tool[data-tool=${tool}]`, phone);
-    await tap(page, `.square[data-square="${square}"]`, phone);
+  for (const [placed, [tool, square]] of pieces.entries()) {
+    // A tap can land while the board is still being drawn anew (a variant
+    // switch or a clear answered late on a loaded machine) and be lost: try
+    // again until the FEN box holds one more piece; the final FEN is still
+    // checked in full by the caller.
+    for (let attempt = 1; ; ++attempt) {
+      await tap(page, `.tool[data-tool=${tool}]`, phone);
+      await tap(page, `.square[data-square="${square}"]`, phone);
+      const shown = await page
+        .waitForFunction(
+          (count) =>
+            document
+              .getElementById("fen")
+              .value.split(":")
+              .slice(1)
+              .reduce((n, side) => n + (side.length > 1 ? side.slice(1).split(",").length : 0), 0) === count,
+          { timeout: 3000 },
+          placed + 1,
+        )
+        .then(() => true, () => false);
+      if (shown) break;
+      if (attempt === 3) throw new Error(`square ${square} stayed empty after three taps`);
+    }
   }
   const shown = await settled(page);
   if (!shown.fen.startsWith(side)) {
