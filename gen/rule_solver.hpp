@@ -126,25 +126,13 @@ public:
 
     // With every count fresh at `pos` (not over, side to move has a piece):
     // the rule-aware value for the side to move.
-    int fresh_wdl(const Position<V>& pos) const { return entering_wdl(pos, std::nullopt, std::nullopt); }
+    int fresh_wdl(const Position<V>& pos) const { return entering_wdl(pos, std::nullopt); }
 
     // T(pos) for a position of a solved table (docs/VALUES.md).
     Timed dtc(const Position<V>& pos) const {
         const Position<V> n = normalize(pos);
         const Table& t = table(signature_of(n));
         return Timed::unpack(t.dtc[t.index.rank(n)]);
-    }
-
-    // The least r (stronger side's moves left) at which `pos` is won by the
-    // stronger side (win) or by the lone king (loss), counts other than
-    // the lone-king ones fresh; kNever if none up to 16. `stronger` must be
-    // the stronger side of the ending (either one when both are lone kings).
-    std::uint8_t least_moves(const Position<V>& pos, Color stronger, bool win) const {
-        const Position<V> n = normalize(pos);
-        const Table& t = table(signature_of(n));
-        const bool to_move = stronger == pos.side_to_move;
-        const std::uint64_t i = t.index.rank(n);
-        return (win ? t.least_win : t.least_loss)[slot(t, i, to_move)];
     }
 
     // The value for the side to move when the counts stand as `dtb
@@ -206,8 +194,6 @@ public:
         return search.value(pos, {std::max(0, c.conversion_plies), std::max(0, c.king_plies), left});
     }
 
-    const TableCounts counts_of(const Position<V>& pos) const { return table(signature_of(normalize(pos))).counts; }
-
 private:
     struct Table {
         MaterialSignature sig;
@@ -255,7 +241,7 @@ private:
 
     // The value of `pos` for its side to move when the game enters it: at
     // the start (no phase), or by a conversion in a lone-king ending.
-    int entering_wdl(const Position<V>& pos, const std::optional<Phase>& phase, std::optional<int>) const {
+    int entering_wdl(const Position<V>& pos, const std::optional<Phase>& phase) const {
         const Position<V> n = normalize(pos);
         const Table& t = table(signature_of(n));
         const std::uint64_t i = t.index.rank(n);
@@ -419,7 +405,7 @@ private:
             if (m.is_capture() || m.crowns) {
                 std::optional<Phase> phase;
                 if (stronger) phase = Phase{*stronger, kNoLimit, pos};
-                settled.add(Timed{std::int8_t(entering_wdl(after, phase, std::nullopt)), 0}.before());
+                settled.add(Timed{std::int8_t(entering_wdl(after, phase)), 0}.before());
                 continue;
             }
             const Position<V> n = normalize(after);
@@ -573,7 +559,7 @@ private:
                         add(r, 0);  // the count's last move did not win
                         continue;
                     }
-                    const int w = entering_wdl(after, Phase{stronger, left, pos}, std::nullopt);
+                    const int w = entering_wdl(after, Phase{stronger, left, pos});
                     add(r, after.side_to_move == stronger ? w : -w);
                 }
             } else {
@@ -634,7 +620,7 @@ private:
                 } else if (m.is_capture() || m.crowns) {
                     std::optional<Phase> phase;
                     if (stronger) phase = Phase{*stronger, left, pos};
-                    v = -solver.entering_wdl(after, phase, std::nullopt);
+                    v = -solver.entering_wdl(after, phase);
                 } else {
                     const bool man = (pos.kings & bit(m.from)) == 0;
                     v = -value(after, {s.a + 1, man ? 0 : s.b + 1, left});
