@@ -85,6 +85,9 @@ struct SweepOptions {
     std::size_t search_nodes = 1000000;
     int search_every = 1;
     int searches_per_table = 0;
+    // Of the answers still open after that, every judge_every-th is given
+    // the oracle's answer, for the record (0: none).
+    int judge_every = 0;
 };
 
 struct SweepTally {
@@ -97,6 +100,14 @@ struct SweepTally {
     std::uint64_t not_searched = 0;     // not settled by DTW, and the table's searches were spent
     std::uint64_t winnable = 0;         // of the exact ones
     std::uint64_t disagreements = 0;
+    // Of the answers not exact, those the oracle answered, how many of them
+    // it finds winnable, and where adjudicate's provisional answer (DTW's)
+    // is not the oracle's: not winnable where it is (too low), and the other
+    // way round.
+    std::uint64_t open_judged = 0;
+    std::uint64_t open_winnable = 0;
+    std::uint64_t open_guess_too_low = 0;
+    std::uint64_t open_guess_too_high = 0;
 
     std::uint64_t exact() const { return exact_by_dtw + exact_by_search; }
     void add(const SweepTally& o) {
@@ -109,13 +120,19 @@ struct SweepTally {
         not_searched += o.not_searched;
         winnable += o.winnable;
         disagreements += o.disagreements;
+        open_judged += o.open_judged;
+        open_winnable += o.open_winnable;
+        open_guess_too_low += o.open_guess_too_low;
+        open_guess_too_high += o.open_guess_too_high;
     }
     std::string text() const {
         std::ostringstream s;
         s << positions << " positions, " << answers << " answers: " << exact() << " exact (" << exact_by_dtw
           << " by DTW, " << exact_by_search << " by search; " << winnable << " winnable), " << not_exact
-          << " not exact after a search, " << not_searched << " not exact and not searched, " << no_rule
-          << " with no rule";
+          << " not exact after a search, " << not_searched << " not exact and not searched; of those not exact, "
+          << open_judged << " given to the oracle: " << open_winnable << " winnable, DTW's provisional answer "
+          << open_guess_too_low << " times not winnable and " << open_guess_too_high
+          << " times winnable where the oracle says otherwise; " << no_rule << " with no rule";
         if (disagreements) s << ", " << disagreements << " DISAGREEMENTS";
         return s.str();
     }
@@ -174,19 +191,25 @@ private:
             ++t_.exact_by_dtw;
         } else if (open_++ % o_.search_every != 0 || searches_ >= o_.searches_per_table) {
             ++t_.not_searched;
-            return;
         } else {
             ++searches_;
             o.search_nodes = o_.search_nodes;
             a = adjudicated(pos, o);
-            if (!a.exact) {
-                ++t_.not_exact;
-                return;
-            }
-            ++t_.exact_by_search;
+            ++(a.exact ? t_.exact_by_search : t_.not_exact);
         }
-        t_.winnable += a.winnable;
+        if (!a.exact) {
+            // Not a claim of adjudicate's: what the rules' answer is there.
+            if (o_.judge_every > 0 && still_open_++ % o_.judge_every == 0) {
+                const bool wins = oracle_.wins(pos, c, *a.stronger);
+                ++t_.open_judged;
+                t_.open_winnable += wins;
+                t_.open_guess_too_low += wins && !a.winnable;
+                t_.open_guess_too_high += !wins && a.winnable;
+            }
+            return;
+        }
         const bool wins = oracle_.wins(pos, c, *a.stronger);
+        t_.winnable += a.winnable;
         if (wins != a.winnable && ++t_.disagreements <= 10)
             ADD_FAILURE() << to_fen(pos) << " moves played " << c.lone_moves << ", king moves " << c.king_plies / 2
                           << ": adjudicate says " << (a.winnable ? "winnable" : "not winnable")
@@ -205,7 +228,8 @@ private:
     const SweepOptions& o_;
     SweepTally t_;
     bool all_counts_ = false;
-    int open_ = 0;  // answers DTW left open so far
+    int open_ = 0;        // answers DTW left open so far
+    int still_open_ = 0;  // answers not exact so far
     int searches_ = 0;
 };
 

@@ -516,7 +516,15 @@ private:
 template <class V, class F>
 void for_each_position(const MaterialSignature& sig, F&& f) {
     const PositionIndex<V> index(sig);
-    for (std::uint64_t i = 0; i < index.size(); ++i) f(index.unrank(i));
+    for (std::uint64_t i = 0; i < index.size(); ++i) f(i, index.unrank(i));
+}
+
+// Every position of `sig`'s table under the counts `s`: f(index, position,
+// value). One oracle for many tables shares what it has solved: a capture
+// leads into a smaller table, solved once.
+template <class V, class F>
+void solve_table(CountOracle<V>& oracle, const MaterialSignature& sig, const CountState& s, F&& f) {
+    for_each_position<V>(sig, [&](std::uint64_t i, const Position<V>& pos) { f(i, pos, oracle.solve(pos, s)); });
 }
 
 }  // namespace dtb::oracle

@@ -9,7 +9,8 @@ namespace {
 // Every position; every combination of counts on the tables up to 3
 // pieces, fresh counts and 7 others on those of 4 (all of them would be
 // some 400 answers a position); every 1000th answer that DTW leaves open
-// searched, at most 500 per table.
+// searched, at most 500 per table; every 10th still open answered by the
+// oracle for the record.
 SweepOptions every_position() {
     SweepOptions o;
     o.samples_per_table = 0;
@@ -18,6 +19,7 @@ SweepOptions every_position() {
     o.search_nodes = 1000000;
     o.search_every = 1000;
     o.searches_per_table = 500;
+    o.judge_every = 10;
     return o;
 }
 
