@@ -30,103 +30,132 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
-#include <unordered_map>
 #include <vector>
 
+#include "format/table_file.hpp"
 #include "gen/slices.hpp"
 #include "rules/draw_rules.hpp"
 #include "rules/draw_tracker.hpp"
 #include "rules/movegen.hpp"
 #include "tables/position_index.hpp"
+#include "tables/rule_values.hpp"
 #include "tables/signatures.hpp"
+#include "tables/table_names.hpp"
 
 namespace dtb {
-
-// A min-max result: who wins (for the side to move) and in how many plies
-// the quantity being measured is reached. Packed in 16 bits: 0 draw, t + 1
-// a win in t plies, -(t + 1) a loss in t.
-struct Timed {
-    std::int8_t wdl = 0;
-    int plies = 0;
-
-    static constexpr std::int16_t kUnknown = std::numeric_limits<std::int16_t>::min();
-    std::int16_t pack() const { return wdl == 0 ? 0 : std::int16_t(wdl * (plies + 1)); }
-    static Timed unpack(std::int16_t s) {
-        if (s == 0) return {};
-        return {std::int8_t(s > 0 ? 1 : -1), (s > 0 ? s : -s) - 1};
-    }
-    // The value for the side that moved into a position of this value, one ply earlier.
-    Timed before() const { return wdl == 0 ? Timed{} : Timed{std::int8_t(-wdl), plies + 1}; }
-};
-
-// Collects the moves' results: the fastest win, else a draw, else the
-// slowest loss (no move at all: lost at once).
-struct TimedChoice {
-    int fastest_win = -1, slowest_loss = -1;
-    bool draw = false;
-    void add(Timed t) {
-        if (t.wdl > 0)
-            fastest_win = fastest_win < 0 ? t.plies : std::min(fastest_win, t.plies);
-        else if (t.wdl < 0)
-            slowest_loss = std::max(slowest_loss, t.plies);
-        else
-            draw = true;
-    }
-    Timed result() const {
-        if (fastest_win >= 0) return {1, fastest_win};
-        if (draw) return {};
-        return {-1, std::max(slowest_loss, 0)};
-    }
-};
-
-inline constexpr int kNoLimit = 1 << 20;
-
-// The counts that run inside one material (docs/VALUES.md 1), in plies.
-struct TableCounts {
-    int conversion_limit = kNoLimit;  // plies without a capture or crowning (2.1.9.1.5)
-    int king_move_limit = kNoLimit;   // plies without a man move or capture
-    // Whether T measures to a capture or crowning (a conversion count
-    // covers the material), or to a capture or man move.
-    bool to_conversion() const { return conversion_limit < kNoLimit; }
-};
-
-template <class V>
-TableCounts table_counts(const MaterialSignature& sig) {
-    TableCounts c;
-    if (sig.kings[0] == 0 || sig.kings[1] == 0) return c;  // both rules need kings on both sides
-    for (const DrawRule& r : V::draw_rules) {
-        if (r.count == DrawCount::moves_without_conversion && r.total.contains(sig.total()))
-            c.conversion_limit = std::min(c.conversion_limit, 2 * r.limit);
-        if (r.count == DrawCount::king_moves) c.king_move_limit = std::min(c.king_move_limit, 2 * r.limit);
-    }
-    return c;
-}
-
-// Whether the side to move or the other is a lone king against pieces.
-template <class V>
-bool lone_king_material(const MaterialSignature& sig) {
-    const auto lone = [&](int s) { return sig.men[s] == 0 && sig.kings[s] == 1; };
-    return (lone(0) && sig.pieces(1) > 0) || (lone(1) && sig.pieces(0) > 0);
-}
 
 template <class V>
 class RuleSolver {
 public:
-    static constexpr int kMaxLoneMoves = 16;  // no lone-king count is longer (rules/draw_rules.hpp)
-    static constexpr std::uint8_t kNever = 0xFF;
+    using Judge = RuleJudge<V, RuleSolver>;
+    using Phase = typename Judge::Phase;
 
-    // Solves every table of up to `max_pieces` pieces.
+    RuleSolver() = default;
+
+    // Solves every table of up to `max_pieces` pieces, in memory.
     explicit RuleSolver(int max_pieces) {
         for (const MaterialSignature& key : solving_order(all_signatures(V::id, max_pieces))) solve_pair(key);
     }
 
+    // Solves the pair of `key` (both sides to move), every table its
+    // conversions lead into solved or loaded already.
+    void solve_pair(const MaterialSignature& key) {
+        std::vector<MaterialSignature> sides{key};
+        if (!key.is_symmetric()) sides.push_back(key.mirror());
+        for (const MaterialSignature& s : sides) {
+            Table t = empty_table(s);
+            t.dtc.assign(t.index.size(), Timed::kUnknown);
+            tables_.insert_or_assign(s, std::move(t));
+        }
+        solve_dtc(sides);
+        if (table(key).lone) solve_lone(sides);
+    }
+
+    // Reads a table written by write() back whole, to solve the tables
+    // whose conversions lead into it. Throws std::runtime_error naming the
+    // file if it is missing, damaged, or not this signature's .dtc table.
+    void load(const std::filesystem::path& dir, const MaterialSignature& sig) {
+        const std::filesystem::path path = dir / table_file_name(V::id, sig, format::Metric::dtc);
+        auto whole = format::read_whole_table(path);
+        if (!whole) throw std::runtime_error(whole.error().message);
+        const format::Header& h = whole->header;
+        Table t = empty_table(sig);
+        if (h.table.metric != format::Metric::dtc || h.table.variant != file_variant(V::id) ||
+            !(h.table.material == file_material(sig)) || h.table.index_scheme != PositionIndex<V>::kVersion ||
+            h.position_count != t.index.size())
+            throw std::runtime_error(path.string() + ": not the .dtc table of " + sig.name());
+        t.dtc.resize(t.index.size());
+        if (t.lone) t.least_win.assign(t.index.size() * (t.both_lone ? 2 : 1), kNever), t.least_loss = t.least_win;
+        for (std::uint64_t i = 0; i < t.index.size(); ++i) {
+            const std::uint16_t symbol = h.symbol_bits == 16 ? whole->words[i] : whole->bytes[i];
+            const std::optional<RuleEntry> e = rule_entry(symbol);
+            if (!e) throw std::runtime_error(path.string() + ": position " + std::to_string(i) + " holds symbol " +
+                                             std::to_string(symbol) + ", which no .dtc table holds");
+            t.dtc[i] = e->dtc.pack();
+            if (!t.lone) continue;
+            for (const bool ours : {true, false}) {
+                if (!t.both_lone && !ours) continue;
+                const RuleEntry o = t.both_lone ? king_against_king_entry(e->dtc, ours) : *e;
+                t.least_win[slot(t, i, ours)] = o.least_win;
+                t.least_loss[slot(t, i, ours)] = o.least_loss;
+            }
+        }
+        tables_.insert_or_assign(sig, std::move(t));
+    }
+
+    // Writes the .dtc table of a solved signature into `dir` (atomically):
+    // 8-bit symbols, or 16 where the lone-king field is needed. King against
+    // king stores T alone: its W is derived (king_against_king_entry),
+    // checked here against the solved one for every position.
+    format::Header write(const std::filesystem::path& dir, const MaterialSignature& sig, int threads = 0) const {
+        const Table& t = table(sig);
+        const std::uint64_t n = t.index.size();
+        const bool wide = t.lone && !t.both_lone;
+        std::vector<std::uint8_t> bytes(wide ? 0 : n);
+        std::vector<std::uint16_t> words(wide ? n : 0);
+        format::TableDescription d{file_variant(V::id), file_material(sig), format::Metric::dtc,
+                                   PositionIndex<V>::kVersion, -1, -1};
+        for (std::uint64_t i = 0; i < n; ++i) {
+            const RuleEntry e = stored_entry(t, i);
+            if (t.both_lone)
+                for (const bool ours : {true, false})
+                    if (!(king_against_king_entry(e.dtc, ours) == entry_of(t, i, ours)))
+                        throw std::logic_error("rule solver: " + sig.name() + " position " + std::to_string(i) +
+                                               ": W is not T cut at the count's plies");
+            std::uint16_t symbol;
+            try {
+                symbol = rule_symbol(e);
+            } catch (const std::range_error& err) {
+                throw std::runtime_error("rule solver: " + sig.name() + " position " + std::to_string(i) + ": " +
+                                         err.what() + " does not fit a .dtc symbol");
+            }
+            if (wide)
+                words[i] = symbol;
+            else if (symbol > 0xFF)
+                throw std::logic_error("rule solver: a lone-king field outside a lone-king table");
+            else
+                bytes[i] = std::uint8_t(symbol);
+            if (e.dtc.wdl > 0) d.longest_win = std::max(d.longest_win, e.dtc.plies);
+            if (e.dtc.wdl < 0) d.longest_loss = std::max(d.longest_loss, e.dtc.plies);
+        }
+        format::WriterOptions options;
+        options.threads = threads;
+        const std::filesystem::path path = dir / table_file_name(V::id, sig, format::Metric::dtc);
+        if (wide) return format::write_table(path, d, std::span<const std::uint16_t>(words), {}, options);
+        return format::write_table(path, d, std::span<const std::uint8_t>(bytes), {}, options);
+    }
+
+    // Drops every table from memory.
+    void forget() { tables_.clear(); }
+
     // With every count fresh at `pos` (not over, side to move has a piece):
     // the rule-aware value for the side to move.
-    int fresh_wdl(const Position<V>& pos) const { return entering_wdl(pos, std::nullopt); }
+    int fresh_wdl(const Position<V>& pos) const { return Judge(*this).fresh_wdl(pos); }
 
     // T(pos) for a position of a solved table (docs/VALUES.md).
     Timed dtc(const Position<V>& pos) const {
@@ -135,63 +164,14 @@ public:
         return Timed::unpack(t.dtc[t.index.rank(n)]);
     }
 
-    // The value for the side to move when the counts stand as `dtb
-    // adjudicate` gives them (DrawCounts::resumed): the stronger side has
-    // made `moves` moves under the lone-king counts that cover `pos` and
-    // 2 x moves plies have passed since the last conversion, 2 x king_moves
-    // since the last man move or capture. nullopt where the stored values
-    // alone do not settle it (the king-move count part-run in a material
-    // that the conversion count also covers, or beside a lone-king count):
-    // the probe searches those.
-    std::optional<int> value_with_counts(const Position<V>& pos, int moves, int king_moves) const {
-        const Position<V> n = normalize(pos);
+    // The value for the side to move under any counts, exactly
+    // (RuleJudge::exact_value).
+    int exact_value(const Position<V>& pos, const RuleCounts& c) const { return Judge(*this).exact_value(pos, c); }
+
+    // The store RuleJudge reads: the entry of a normalized position.
+    RuleEntry entry(const Position<V>& n, bool stronger_to_move) const {
         const Table& t = table(signature_of(n));
-        const std::uint64_t i = t.index.rank(n);
-        const Timed dtc = Timed::unpack(t.dtc[i]);
-        const int a = 2 * moves, b = 2 * king_moves;
-        if (t.lone) {
-            const Color stronger = *lone_king_opponent(pos);
-            const int fresh = starting_limit(pos, stronger, std::nullopt);
-            if (fresh < kNoLimit) {
-                if (b > 0) return std::nullopt;
-                return lone_wdl(t, i, pos, stronger, std::max(0, fresh - moves));
-            }
-        }
-        if (t.counts.to_conversion()) {
-            if (b > 0) return std::nullopt;
-            return threshold(dtc, t.counts.conversion_limit - a);
-        }
-        return threshold(dtc, t.counts.king_move_limit - b);
-    }
-
-    // The counts standing at a position in a game, in plies (the lone-king
-    // count in the stronger side's moves made, for the rules that cover the
-    // position with their board condition; the others have not started).
-    struct Counts {
-        int lone_moves = 0;
-        int conversion_plies = 0;
-        int king_plies = 0;
-    };
-
-    // The value for the side to move under any counts, exactly: from the
-    // stored values where they settle it (value_with_counts), else by a
-    // search that stays in the material until the counts the stored values
-    // assume are fresh again: a man move (the king-move count starts
-    // again), a capture or crowning (all but the lone-king counts do), or
-    // the end of the lone-king count.
-    int exact_value(const Position<V>& pos, const Counts& c) const {
-        if (game_over(pos)) return -1;
-        const Table& t = table(signature_of(normalize(pos)));
-        const std::optional<Color> stronger = t.lone ? lone_king_opponent(pos) : std::nullopt;
-        Search search{*this, t, stronger, {}};
-        int left = kNoLimit;
-        if (stronger)
-            for (const DrawRule& r : V::draw_rules)
-                if (counts_stronger_side(r) && material_covers(r, pos, *stronger) &&
-                    board_condition_holds(r, pos, *stronger))
-                    left = std::min(left, r.limit - std::max(0, c.lone_moves));
-        if (left <= 0) return 0;
-        return search.value(pos, {std::max(0, c.conversion_plies), std::max(0, c.king_plies), left});
+        return entry_of(t, t.index.rank(n), stronger_to_move);
     }
 
 private:
@@ -205,8 +185,27 @@ private:
         std::vector<std::uint8_t> least_win, least_loss;  // lone-king tables: per position and orientation
     };
 
+    static Table empty_table(const MaterialSignature& s) {
+        return Table{s, PositionIndex<V>(s), table_counts<V>(s), lone_king_material(s), both_lone_kings(s), {}, {}, {}};
+    }
+
     static std::size_t slot(const Table& t, std::uint64_t i, bool stronger_to_move) {
         return t.both_lone ? 2 * i + (stronger_to_move ? 0 : 1) : i;
+    }
+
+    static RuleEntry entry_of(const Table& t, std::uint64_t i, bool stronger_to_move) {
+        RuleEntry e{Timed::unpack(t.dtc[i])};
+        if (t.lone) {
+            const std::size_t k = slot(t, i, stronger_to_move);
+            e.least_win = t.least_win[k];
+            e.least_loss = t.least_loss[k];
+        }
+        return e;
+    }
+
+    // What the file stores of position i: king against king without W.
+    static RuleEntry stored_entry(const Table& t, std::uint64_t i) {
+        return t.both_lone ? RuleEntry{Timed::unpack(t.dtc[i])} : entry_of(t, i, true);
     }
 
     const Table& table(const MaterialSignature& sig) const {
@@ -216,68 +215,10 @@ private:
     }
     Table& table(const MaterialSignature& sig) { return tables_.at(sig); }
 
-    // The lone-king ending under way when a position is entered: its
-    // stronger side and the moves its running counts leave (kNoLimit: none
-    // runs), with the position before the conversion (whose material's
-    // rules have started already).
-    struct Phase {
-        Color stronger;
-        int moves_left;
-        Position<V> before;
-    };
-
-    // The least limit of the lone-king rules that start at `pos`: those
-    // covering its material and not the material before (they started
-    // then), whose board condition holds now.
-    static int starting_limit(const Position<V>& pos, Color stronger, const std::optional<Phase>& phase) {
-        int least = kNoLimit;
-        for (const DrawRule& r : V::draw_rules) {
-            if (!counts_stronger_side(r) || !material_covers(r, pos, stronger)) continue;
-            if (phase && material_covers(r, phase->before, stronger)) continue;
-            if (board_condition_holds(r, pos, stronger)) least = std::min(least, r.limit);
-        }
-        return least;
-    }
-
-    // The value of `pos` for its side to move when the game enters it: at
-    // the start (no phase), or by a conversion in a lone-king ending.
     int entering_wdl(const Position<V>& pos, const std::optional<Phase>& phase) const {
-        const Position<V> n = normalize(pos);
-        const Table& t = table(signature_of(n));
-        const std::uint64_t i = t.index.rank(n);
-        if (!t.lone)
-            return threshold(Timed::unpack(t.dtc[i]), t.counts.to_conversion() ? t.counts.conversion_limit : kNoLimit);
-        const Color stronger = phase ? phase->stronger : *lone_king_opponent(pos);
-        const int left = std::min(phase ? phase->moves_left : kNoLimit, starting_limit(pos, stronger, phase));
-        return lone_wdl(t, i, pos, stronger, left);
+        return Judge(*this).entering_wdl(pos, phase);
     }
-
-    // W(pos, left) for the side to move of a lone-king position.
-    static int lone_wdl(const Table& t, std::uint64_t i, const Position<V>& pos, Color stronger, int left) {
-        if (left >= kNoLimit)
-            return threshold(Timed::unpack(t.dtc[i]), t.counts.to_conversion() ? t.counts.conversion_limit : kNoLimit);
-        const std::size_t s = slot(t, i, stronger == pos.side_to_move);
-        const int sign = stronger == pos.side_to_move ? 1 : -1;
-        if (t.least_win[s] <= left) return sign;
-        if (t.least_loss[s] <= left) return -sign;
-        return 0;
-    }
-
-    // A timed result's value when it must come within `budget` plies.
-    static int threshold(Timed v, int budget) { return v.plies <= budget ? v.wdl : 0; }
-
-    void solve_pair(const MaterialSignature& key) {
-        std::vector<MaterialSignature> sides{key};
-        if (!key.is_symmetric()) sides.push_back(key.mirror());
-        for (const MaterialSignature& s : sides) {
-            Table t{s, PositionIndex<V>(s), table_counts<V>(s), lone_king_material<V>(s), false, {}, {}, {}};
-            t.both_lone = s.men[0] == 0 && s.men[1] == 0 && s.kings[0] == 1 && s.kings[1] == 1;
-            t.dtc.assign(t.index.size(), Timed::kUnknown);
-            tables_.emplace(s, std::move(t));
-        }
-        solve_dtc(sides);
-        if (table(key).lone) solve_lone(sides);
-    }
+    static int threshold(Timed v, int budget) { return Judge::threshold(v, budget); }
 
     // ---- T, level by level --------------------------------------------
 
@@ -570,94 +511,6 @@ private:
             }
         }
     }
-
-    // exact_value's search: the state inside one material.
-    struct SearchState {
-        int a, b, left;  // plies since conversion, plies of kings only, the stronger side's moves left
-        friend bool operator==(const SearchState&, const SearchState&) = default;
-    };
-    struct Search {
-        const RuleSolver& solver;
-        const Table& t;
-        std::optional<Color> stronger;  // of the lone-king ending, fixed at its start
-        struct Key {
-            Position<V> pos;
-            SearchState s;
-            friend bool operator==(const Key&, const Key&) = default;
-        };
-        struct Hash {
-            std::size_t operator()(const Key& k) const {
-                std::uint64_t h =
-                    k.pos.pieces[White] * 0x9E3779B97F4A7C15ULL ^ k.pos.pieces[Black] * 0xC2B2AE3D27D4EB4FULL;
-                h ^= (k.pos.kings + std::uint64_t(k.pos.side_to_move)) * 0x165667B19E3779F9ULL;
-                h ^= (std::uint64_t(std::uint32_t(k.s.a)) << 40) ^ (std::uint64_t(std::uint32_t(k.s.b)) << 20) ^
-                     std::uint64_t(std::uint32_t(k.s.left));
-                return std::size_t(h ^ (h >> 29));
-            }
-        };
-        std::unordered_map<Key, int, Hash> memo;
-
-        // The value at `pos` (of the material of `t`, not over, no count ended).
-        int value(const Position<V>& pos, const SearchState& s) {
-            const TableCounts& counts = t.counts;
-            if (counts.conversion_limit < kNoLimit && s.a >= counts.conversion_limit) return 0;
-            if (counts.king_move_limit < kNoLimit && s.b >= counts.king_move_limit) return 0;
-            if (const std::optional<int> v = settled(pos, s)) return *v;
-            const Key key{pos, s};
-            if (const auto it = memo.find(key); it != memo.end()) return it->second;
-            MoveList moves;
-            MoveGenerator<V>::generate(pos, moves);
-            int best = -1;
-            for (const Move& m : moves) {
-                const Position<V> after = pos.after(m);
-                int v;
-                const bool stronger_moved = stronger && *stronger == pos.side_to_move;
-                const int left = s.left < kNoLimit && stronger_moved ? s.left - 1 : s.left;
-                if (game_over(after)) {
-                    v = 1;
-                } else if (left <= 0) {
-                    v = 0;  // the lone-king count's last move did not win
-                } else if (m.is_capture() || m.crowns) {
-                    std::optional<Phase> phase;
-                    if (stronger) phase = Phase{*stronger, left, pos};
-                    v = -solver.entering_wdl(after, phase);
-                } else {
-                    const bool man = (pos.kings & bit(m.from)) == 0;
-                    v = -value(after, {s.a + 1, man ? 0 : s.b + 1, left});
-                }
-                best = std::max(best, v);
-                if (best == 1) break;
-            }
-            memo.emplace(key, best);
-            return best;
-        }
-
-        // Where the stored values answer: the counts they assume fresh are.
-        std::optional<int> settled(const Position<V>& pos, const SearchState& s) const {
-            const Position<V> n = normalize(pos);
-            const Table& here = solver.table(signature_of(n));  // this side to move's table
-            const std::uint64_t i = here.index.rank(n);
-            const TableCounts& counts = here.counts;
-            if (s.left < kNoLimit) {
-                // W assumes the conversion and king-move counts fresh; they
-                // cannot end the game first when the lone-king count ends
-                // before them.
-                const int plies = 2 * s.left;
-                const bool a_free = counts.conversion_limit >= kNoLimit || s.a + plies <= counts.conversion_limit;
-                const bool b_free = counts.king_move_limit >= kNoLimit || s.b + plies <= counts.king_move_limit;
-                if (s.a == 0 && s.b == 0) return lone_wdl(here, i, pos, *stronger, s.left);
-                if (a_free && b_free && counts.conversion_limit > 2 * kMaxLoneMoves)
-                    return lone_wdl(here, i, pos, *stronger, s.left);
-                return std::nullopt;
-            }
-            const Timed dtc = Timed::unpack(here.dtc[i]);
-            if (counts.to_conversion()) {
-                if (s.b != 0) return std::nullopt;
-                return threshold(dtc, counts.conversion_limit - s.a);
-            }
-            return threshold(dtc, counts.king_move_limit - s.b);
-        }
-    };
 
     std::map<MaterialSignature, Table> tables_;
 };

@@ -71,13 +71,12 @@ void fresh_values_agree(int max_pieces, std::uint64_t stride) {
 }
 
 // Every count from 0 to past the longest limit: the exact value (stored
-// values and a search in the material) is the minimax's, and so is every
-// answer the stored values settle alone (RuleSolver::value_with_counts).
+// values and a search in the material) is the minimax's.
 template <class V>
 void counted_values_agree(int max_pieces, std::uint64_t stride) {
     const RuleSolver<V>& solver = solved_up_to_three<V>();
     CountMinimax<V> minimax;
-    std::uint64_t checked = 0, settled = 0;
+    std::uint64_t checked = 0, decided = 0;
     for (const MaterialSignature& sig : all_signatures(V::id, max_pieces)) {
         const PositionIndex<V> index(sig);
         for (std::uint64_t i = 0; i < index.size(); i += stride) {
@@ -90,16 +89,13 @@ void counted_values_agree(int max_pieces, std::uint64_t stride) {
                     const int exact = solver.exact_value(pos, {moves, 2 * moves, 2 * king_moves});
                     ASSERT_EQ(exact, truth)
                         << sig.name() << " " << to_fen(pos) << " moves " << moves << " king moves " << king_moves;
-                    const std::optional<int> v = solver.value_with_counts(pos, moves, king_moves);
-                    if (!v) continue;
-                    ++settled;
-                    ASSERT_EQ(*v, truth) << sig.name() << " " << to_fen(pos) << " moves " << moves << " king moves "
-                                         << king_moves;
+                    decided += truth != 0;
                 }
         }
     }
-    std::cout << checked << " answers agree, " << settled << " of them settled by the stored values alone\n";
-    EXPECT_GT(settled, 1000u);
+    std::cout << checked << " answers agree, " << decided << " of them won or lost\n";
+    EXPECT_GT(checked, 1000u);
+    EXPECT_GT(decided, checked / 20);
 }
 
 TEST(RuleSolver, RussianThreePiecesCounted) { counted_values_agree<Russian>(3, 97); }

@@ -1,0 +1,352 @@
+// Values under the move-count draw rules (docs/VALUES.md), as the generator
+// (gen/rule_solver.hpp) and the probe (probe/rule_tables.hpp) share them:
+// what is stored per position, its 16-bit symbol in the .dtc files
+// (docs/FORMAT.md), and RuleJudge, which answers the value of a position
+// under any counts from the stored values of its table and the tables its
+// conversions lead into.
+//
+// Stored per position (with every count fresh at it):
+//   - T, the distance to conversion: who wins under the counts and in how
+//     many plies the next move that starts the table's binding count again
+//     comes (a capture or crowning where 2.1.9.1.5 covers the material,
+//     else a capture or man move);
+//   - in endings against a lone king, W(p, r) for r = 1..16 moves left to
+//     the stronger side under a lone-king count, as the least r that wins
+//     (or loses): W is monotone in r.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "rules/draw_rules.hpp"
+#include "rules/draw_tracker.hpp"
+#include "rules/movegen.hpp"
+#include "tables/position_index.hpp"
+
+namespace dtb {
+
+// A min-max result: who wins (for the side to move) and in how many plies
+// the quantity being measured is reached. Packed in 16 bits: 0 draw, t + 1
+// a win in t plies, -(t + 1) a loss in t.
+struct Timed {
+    std::int8_t wdl = 0;
+    int plies = 0;
+
+    static constexpr std::int16_t kUnknown = std::numeric_limits<std::int16_t>::min();
+    std::int16_t pack() const { return wdl == 0 ? 0 : std::int16_t(wdl * (plies + 1)); }
+    static Timed unpack(std::int16_t s) {
+        if (s == 0) return {};
+        return {std::int8_t(s > 0 ? 1 : -1), (s > 0 ? s : -s) - 1};
+    }
+    // The value for the side that moved into a position of this value, one ply earlier.
+    Timed before() const { return wdl == 0 ? Timed{} : Timed{std::int8_t(-wdl), plies + 1}; }
+    friend bool operator==(const Timed&, const Timed&) = default;
+};
+
+// Collects the moves' results: the fastest win, else a draw, else the
+// slowest loss (no move at all: lost at once).
+struct TimedChoice {
+    int fastest_win = -1, slowest_loss = -1;
+    bool draw = false;
+    void add(Timed t) {
+        if (t.wdl > 0)
+            fastest_win = fastest_win < 0 ? t.plies : std::min(fastest_win, t.plies);
+        else if (t.wdl < 0)
+            slowest_loss = std::max(slowest_loss, t.plies);
+        else
+            draw = true;
+    }
+    Timed result() const {
+        if (fastest_win >= 0) return {1, fastest_win};
+        if (draw) return {};
+        return {-1, std::max(slowest_loss, 0)};
+    }
+};
+
+inline constexpr int kNoLimit = 1 << 20;
+
+// The counts that run inside one material (docs/VALUES.md 1), in plies.
+struct TableCounts {
+    int conversion_limit = kNoLimit;  // plies without a capture or crowning (2.1.9.1.5)
+    int king_move_limit = kNoLimit;   // plies without a man move or capture
+    // Whether T measures to a capture or crowning (a conversion count
+    // covers the material), or to a capture or man move.
+    bool to_conversion() const { return conversion_limit < kNoLimit; }
+};
+
+template <class V>
+TableCounts table_counts(const MaterialSignature& sig) {
+    TableCounts c;
+    if (sig.kings[0] == 0 || sig.kings[1] == 0) return c;  // both rules need kings on both sides
+    for (const DrawRule& r : V::draw_rules) {
+        if (r.count == DrawCount::moves_without_conversion && r.total.contains(sig.total()))
+            c.conversion_limit = std::min(c.conversion_limit, 2 * r.limit);
+        if (r.count == DrawCount::king_moves) c.king_move_limit = std::min(c.king_move_limit, 2 * r.limit);
+    }
+    return c;
+}
+
+// Whether the side to move or the other is a lone king against pieces.
+inline bool lone_king_material(const MaterialSignature& sig) {
+    const auto lone = [&](int s) { return sig.men[s] == 0 && sig.kings[s] == 1; };
+    return (lone(0) && sig.pieces(1) > 0) || (lone(1) && sig.pieces(0) > 0);
+}
+
+// King against king: either side may be the stronger one of a lone-king count.
+inline bool both_lone_kings(const MaterialSignature& sig) {
+    return sig.men[0] == 0 && sig.men[1] == 0 && sig.kings[0] == 1 && sig.kings[1] == 1;
+}
+
+inline constexpr int kMaxLoneMoves = 16;    // no lone-king count is longer (rules/draw_rules.hpp)
+inline constexpr std::uint8_t kNever = 0xFF;  // no r up to kMaxLoneMoves decides
+
+// What is stored of one position: T, and for a lone-king ending the least
+// r with which the stronger side wins and loses (kNever: none up to 16).
+struct RuleEntry {
+    Timed dtc;
+    std::uint8_t least_win = kNever;
+    std::uint8_t least_loss = kNever;
+    friend bool operator==(const RuleEntry&, const RuleEntry&) = default;
+};
+
+// The symbol of a position in a .dtc file (docs/FORMAT.md): bits 0-7 T (0 a
+// draw, 2t - 1 a win in t plies, 2t + 2 a loss in t), bits 8-13 the
+// lone-king field (0 neither within 16 moves, r the stronger side wins with
+// r or more, 16 + r it loses with r or more). Throws std::range_error for a
+// value the symbol cannot hold (the writer then refuses the table).
+inline std::uint16_t rule_symbol(const RuleEntry& e) {
+    unsigned dtc = 0;
+    if (e.dtc.wdl > 0) dtc = 2 * unsigned(e.dtc.plies) - 1;
+    if (e.dtc.wdl < 0) dtc = 2 * unsigned(e.dtc.plies) + 2;
+    if (dtc > 0xFF || (e.dtc.wdl > 0 && e.dtc.plies < 1) || e.dtc.plies < 0)
+        throw std::range_error("a distance to conversion of " + std::to_string(e.dtc.plies) + " plies");
+    unsigned lone = 0;
+    if (e.least_win != kNever && e.least_loss != kNever)
+        throw std::range_error("a lone-king ending both won and lost");
+    if (e.least_win != kNever) lone = e.least_win;
+    if (e.least_loss != kNever) lone = kMaxLoneMoves + unsigned(e.least_loss);
+    if ((e.least_win != kNever && (e.least_win < 1 || e.least_win > kMaxLoneMoves)) ||
+        (e.least_loss != kNever && (e.least_loss < 1 || e.least_loss > kMaxLoneMoves)))
+        throw std::range_error("a lone-king count of more than 16 moves");
+    return std::uint16_t(dtc | lone << 8);
+}
+
+// The entry of a symbol; nullopt for a symbol no writer makes.
+inline std::optional<RuleEntry> rule_entry(std::uint16_t symbol) {
+    const unsigned dtc = symbol & 0xFF, lone = symbol >> 8;
+    if (lone > 2 * kMaxLoneMoves) return std::nullopt;
+    RuleEntry e;
+    if (dtc % 2 == 1) e.dtc = {1, int(dtc + 1) / 2};
+    if (dtc >= 2 && dtc % 2 == 0) e.dtc = {-1, int(dtc - 2) / 2};
+    if (lone >= 1 && lone <= kMaxLoneMoves) e.least_win = std::uint8_t(lone);
+    if (lone > kMaxLoneMoves) e.least_loss = std::uint8_t(lone - kMaxLoneMoves);
+    return e;
+}
+
+// King against king, where the only conversion ends the game (a king takes
+// the other): W(p, r) is T cut at the plies the count leaves, so it is not
+// stored (a symbol holds one orientation only) but derived. The stronger
+// side to move makes its r-th move at ply 2r - 1 and the game ends after
+// it; with the other side to move, at ply 2r. The writer checks this
+// against the solved W of every position.
+inline RuleEntry king_against_king_entry(Timed dtc, bool stronger_to_move) {
+    RuleEntry e{dtc};
+    if (dtc.wdl == 0) return e;
+    const bool stronger_wins = (dtc.wdl > 0) == stronger_to_move;
+    // The least r whose last ply (2r - 1 or 2r) reaches the winning move at ply t.
+    const int r = stronger_to_move ? (dtc.plies + 2) / 2 : (dtc.plies + 1) / 2;
+    if (r > kMaxLoneMoves) return e;
+    (stronger_wins ? e.least_win : e.least_loss) = std::uint8_t(std::max(r, 1));
+    return e;
+}
+
+// The counts standing at a position in a game, in plies (the lone-king
+// count in the stronger side's moves made, for the rules that cover the
+// position with their board condition; the others have not started).
+struct RuleCounts {
+    int lone_moves = 0;
+    int conversion_plies = 0;
+    int king_plies = 0;
+};
+
+// Answers under the counts from stored values. Store::entry(n,
+// stronger_to_move) gives the RuleEntry of a normalized position n (the
+// orientation matters for king against king only); it may throw (a probe's
+// store throws for a missing or damaged file).
+template <class V, class Store>
+class RuleJudge {
+public:
+    explicit RuleJudge(const Store& store) : store_(store) {}
+
+    // With every count fresh at `pos` (not over, side to move has a piece):
+    // the rule-aware value for the side to move.
+    int fresh_wdl(const Position<V>& pos) const { return entering_wdl(pos, std::nullopt); }
+
+    // The value for the side to move under any counts, exactly: from the
+    // stored values where they settle it, else by a search that stays in
+    // the material until the counts the stored values assume are fresh
+    // again: a man move (the king-move count starts again), a capture or
+    // crowning (all but the lone-king counts do), or the end of the
+    // lone-king count.
+    int exact_value(const Position<V>& pos, const RuleCounts& c) const {
+        if (game_over(pos)) return -1;
+        const std::optional<Color> stronger =
+            lone_king_material(signature_of(pos)) ? lone_king_opponent(pos) : std::nullopt;
+        Search search{*this, table_counts<V>(signature_of(pos)), stronger, {}};
+        int left = kNoLimit;
+        if (stronger)
+            for (const DrawRule& r : V::draw_rules)
+                if (counts_stronger_side(r) && material_covers(r, pos, *stronger) &&
+                    board_condition_holds(r, pos, *stronger))
+                    left = std::min(left, r.limit - std::max(0, c.lone_moves));
+        if (left <= 0) return 0;
+        return search.value(pos, {std::max(0, c.conversion_plies), std::max(0, c.king_plies), left});
+    }
+
+    // The lone-king ending under way when a position is entered: its
+    // stronger side and the moves its running counts leave (kNoLimit: none
+    // runs), with the position before the conversion (whose material's
+    // rules have started already).
+    struct Phase {
+        Color stronger;
+        int moves_left;
+        Position<V> before;
+    };
+
+    // The value of `pos` for its side to move when the game enters it: at
+    // the start (no phase), or by a conversion in a lone-king ending.
+    int entering_wdl(const Position<V>& pos, const std::optional<Phase>& phase) const {
+        const Position<V> n = normalize(pos);
+        const MaterialSignature sig = signature_of(n);
+        if (!lone_king_material(sig)) return threshold(store_.entry(n, true).dtc, fresh_budget(sig));
+        const Color stronger = phase ? phase->stronger : *lone_king_opponent(pos);
+        const int left = std::min(phase ? phase->moves_left : kNoLimit, starting_limit(pos, stronger, phase));
+        return lone_wdl(n, pos.side_to_move == stronger, left);
+    }
+
+    // A timed result's value when it must come within `budget` plies.
+    static int threshold(Timed v, int budget) { return v.plies <= budget ? v.wdl : 0; }
+
+    // The least limit of the lone-king rules that start at `pos`: those
+    // covering its material and not the material before (they started
+    // then), whose board condition holds now.
+    static int starting_limit(const Position<V>& pos, Color stronger, const std::optional<Phase>& phase) {
+        int least = kNoLimit;
+        for (const DrawRule& r : V::draw_rules) {
+            if (!counts_stronger_side(r) || !material_covers(r, pos, stronger)) continue;
+            if (phase && material_covers(r, phase->before, stronger)) continue;
+            if (board_condition_holds(r, pos, stronger)) least = std::min(least, r.limit);
+        }
+        return least;
+    }
+
+private:
+    // The plies T may take with the counts fresh.
+    static int fresh_budget(const MaterialSignature& sig) {
+        const TableCounts c = table_counts<V>(sig);
+        return c.to_conversion() ? c.conversion_limit : kNoLimit;
+    }
+
+    // W(n, left) for the side to move of a normalized lone-king position.
+    int lone_wdl(const Position<V>& n, bool stronger_to_move, int left) const {
+        const RuleEntry e = store_.entry(n, stronger_to_move);
+        if (left >= kNoLimit) return threshold(e.dtc, fresh_budget(signature_of(n)));
+        const int sign = stronger_to_move ? 1 : -1;
+        if (e.least_win <= left) return sign;
+        if (e.least_loss <= left) return -sign;
+        return 0;
+    }
+
+    // exact_value's search: the state inside one material.
+    struct SearchState {
+        int a, b, left;  // plies since conversion, plies of kings only, the stronger side's moves left
+        friend bool operator==(const SearchState&, const SearchState&) = default;
+    };
+    struct Search {
+        const RuleJudge& judge;
+        TableCounts counts;             // of the material (either side to move: the same)
+        std::optional<Color> stronger;  // of the lone-king ending, fixed at its start
+        struct Key {
+            Position<V> pos;
+            SearchState s;
+            friend bool operator==(const Key&, const Key&) = default;
+        };
+        struct Hash {
+            std::size_t operator()(const Key& k) const {
+                std::uint64_t h =
+                    k.pos.pieces[White] * 0x9E3779B97F4A7C15ULL ^ k.pos.pieces[Black] * 0xC2B2AE3D27D4EB4FULL;
+                h ^= (k.pos.kings + std::uint64_t(k.pos.side_to_move)) * 0x165667B19E3779F9ULL;
+                h ^= (std::uint64_t(std::uint32_t(k.s.a)) << 40) ^ (std::uint64_t(std::uint32_t(k.s.b)) << 20) ^
+                     std::uint64_t(std::uint32_t(k.s.left));
+                return std::size_t(h ^ (h >> 29));
+            }
+        };
+        std::unordered_map<Key, int, Hash> memo;
+
+        // The value at `pos` (of the search's material, not over, no count ended).
+        int value(const Position<V>& pos, const SearchState& s) {
+            if (counts.conversion_limit < kNoLimit && s.a >= counts.conversion_limit) return 0;
+            if (counts.king_move_limit < kNoLimit && s.b >= counts.king_move_limit) return 0;
+            if (const std::optional<int> v = settled(pos, s)) return *v;
+            const Key key{pos, s};
+            if (const auto it = memo.find(key); it != memo.end()) return it->second;
+            MoveList moves;
+            MoveGenerator<V>::generate(pos, moves);
+            int best = -1;
+            for (const Move& m : moves) {
+                const Position<V> after = pos.after(m);
+                int v;
+                const bool stronger_moved = stronger && *stronger == pos.side_to_move;
+                const int left = s.left < kNoLimit && stronger_moved ? s.left - 1 : s.left;
+                if (game_over(after)) {
+                    v = 1;
+                } else if (left <= 0) {
+                    v = 0;  // the lone-king count's last move did not win
+                } else if (m.is_capture() || m.crowns) {
+                    std::optional<Phase> phase;
+                    if (stronger) phase = Phase{*stronger, left, pos};
+                    v = -judge.entering_wdl(after, phase);
+                } else {
+                    const bool man = (pos.kings & bit(m.from)) == 0;
+                    v = -value(after, {s.a + 1, man ? 0 : s.b + 1, left});
+                }
+                best = std::max(best, v);
+                if (best == 1) break;
+            }
+            memo.emplace(key, best);
+            return best;
+        }
+
+        // Where the stored values answer: the counts they assume fresh are.
+        std::optional<int> settled(const Position<V>& pos, const SearchState& s) const {
+            const Position<V> n = normalize(pos);
+            if (s.left < kNoLimit) {
+                // W assumes the conversion and king-move counts fresh; they
+                // cannot end the game first when the lone-king count ends
+                // before them.
+                const int plies = 2 * s.left;
+                const bool a_free = counts.conversion_limit >= kNoLimit || s.a + plies <= counts.conversion_limit;
+                const bool b_free = counts.king_move_limit >= kNoLimit || s.b + plies <= counts.king_move_limit;
+                if ((s.a == 0 && s.b == 0) ||
+                    (a_free && b_free && counts.conversion_limit > 2 * kMaxLoneMoves))
+                    return judge.lone_wdl(n, pos.side_to_move == *stronger, s.left);
+                return std::nullopt;
+            }
+            const Timed dtc = judge.store_.entry(n, true).dtc;
+            if (counts.to_conversion()) {
+                if (s.b != 0) return std::nullopt;
+                return threshold(dtc, counts.conversion_limit - s.a);
+            }
+            return threshold(dtc, counts.king_move_limit - s.b);
+        }
+    };
+
+    const Store& store_;
+};
+
+}  // namespace dtb
