@@ -47,6 +47,7 @@ struct AdjudicateCommandOptions {
     std::string fen;
     std::optional<int> moves_played;
     std::optional<int> king_moves;
+    std::optional<int> conversion_moves;
     std::string pdn;
     std::string encoding = "auto";
     std::string report;
@@ -62,9 +63,9 @@ public:
 
     // The adjudication, or throws: InputError for a bad position (exit 2),
     // runtime_error when the tables cannot answer (exit 1).
-    dtb_adjudication adjudicate(const dtb_position& pos, int moves, int king_moves) const {
+    dtb_adjudication adjudicate(const dtb_position& pos, int moves, int king_moves, int conversion_moves) const {
         dtb_adjudication a;
-        const int s = dtb_adjudicate(tb_, &pos, moves, king_moves, &a);
+        const int s = dtb_adjudicate_counts(tb_, &pos, moves, king_moves, conversion_moves, &a);
         if (s == DTB_BAD_POSITION || s == DTB_BAD_ARGUMENT) throw InputError(dtb_error_message(tb_));
         if (s != DTB_OK) throw std::runtime_error(dtb_error_message(tb_));
         return a;
@@ -85,11 +86,13 @@ dtb_position c_position(int variant, const std::string& fen) {
 // --------------------------------------------------------------------------
 // --fen
 
-void print_adjudication(const dtb_position& pos, const std::string& fen, int moves, int king_moves,
+void print_adjudication(const dtb_position& pos, const std::string& fen, const MovesPlayed& played,
                         const dtb_adjudication& a) {
     std::cout << "Position:  " << fen << " (" << (pos.side_to_move == DTB_WHITE ? "White" : "Black") << " to move), "
-              << moves << " moves played since the count started";
-    if (king_moves != moves) std::cout << ", " << king_moves << " king moves in a row";
+              << played.moves << " moves played since the count started";
+    if (played.king_moves != played.moves) std::cout << ", " << played.king_moves << " king moves in a row";
+    if (played.conversion_moves != played.moves)
+        std::cout << ", " << played.conversion_moves << " since the last capture or crowning";
     std::cout << '\n';
     std::cout << "Rules:\n";
     for (std::size_t i = 0; i < a.n_rules; ++i) {
@@ -112,6 +115,11 @@ void print_adjudication(const dtb_position& pos, const std::string& fen, int mov
         std::cout << ")\n";
         std::cout << "Winnable:  " << (a.winnable ? "yes" : "no") << (a.exact ? "" : " (not proven: see below)")
                   << '\n';
+        if (a.basis == DTB_BASIS_DTC)
+            std::cout << "DTC:       "
+                      << (a.dtc >= 0 ? std::to_string(a.dtc) + " plies to the next conversion with every count fresh"
+                                     : std::string("drawn under the counts with every count fresh"))
+                      << '\n';
     }
     std::cout << "Verdict:   " << verdict_text(a) << '\n';
 }
@@ -120,13 +128,13 @@ void run_fen(const AdjudicateCommandOptions& o) {
     if (!o.moves_played)
         throw InputError("--moves-played is required with --fen: the stronger side's moves since the count started");
     const int moves = *o.moves_played;
-    const int king_moves = o.king_moves.value_or(moves);
+    const MovesPlayed played{moves, o.king_moves.value_or(moves), o.conversion_moves.value_or(moves)};
     const int variant = c_variant(o.variant);
     const dtb_position pos = c_position(variant, o.fen);
     Tables tables(o.dirs);
-    const dtb_adjudication a = tables.adjudicate(pos, moves, king_moves);
-    if (!o.json) return print_adjudication(pos, fen_of(pos), moves, king_moves, a);
-    print_json(adjudicate_json(o.variant, pos, moves, king_moves, a));
+    const dtb_adjudication a = tables.adjudicate(pos, played.moves, played.king_moves, played.conversion_moves);
+    if (!o.json) return print_adjudication(pos, fen_of(pos), played, a);
+    print_json(adjudicate_json(o.variant, pos, played, a));
 }
 
 // --------------------------------------------------------------------------
@@ -238,7 +246,7 @@ void ask_at_count_start(GameResult<V>& g, const Tables& tables, int variant) {
     g.asked = true;
     g.start_fen = to_fen(*g.replay.count_start);
     try {
-        g.at_start = tables.adjudicate(c_position(variant, g.start_fen), 0, 0);
+        g.at_start = tables.adjudicate(c_position(variant, g.start_fen), 0, 0, 0);
     } catch (const std::exception& e) {
         g.error = e.what();
     }
@@ -365,10 +373,10 @@ void run_adjudicate(const AdjudicateCommandOptions& o) {
     if (modes != 1) throw InputError("give exactly one of --fen, --pdn and --report");
     if ((!o.fen.empty() || !o.report.empty()) && o.dirs.empty())
         throw InputError("--dir is required with --fen and --report: the tables to read");
-    if (o.moves_played.value_or(0) < 0 || o.king_moves.value_or(0) < 0)
-        throw InputError("--moves-played and --king-moves count moves: 0 or more");
-    if ((o.moves_played || o.king_moves) && o.fen.empty())
-        throw InputError("--moves-played and --king-moves go with --fen");
+    if (o.moves_played.value_or(0) < 0 || o.king_moves.value_or(0) < 0 || o.conversion_moves.value_or(0) < 0)
+        throw InputError("--moves-played, --king-moves and --conversion-moves count moves: 0 or more");
+    if ((o.moves_played || o.king_moves || o.conversion_moves) && o.fen.empty())
+        throw InputError("--moves-played, --king-moves and --conversion-moves go with --fen");
     if (!o.fen.empty()) return run_fen(o);
     with_variant(variant_from_option(o.variant), [&]<class V>() {
         if (!o.pdn.empty())
@@ -388,6 +396,8 @@ void add_adjudicate_commands(CLI::App& app) {
         "--fen: which rule ends the game first, the moves it leaves the stronger side (its limit less\n"
         "--moves-played), and whether that side can still win within them, from the tables' DTW (the winner\n"
         "needs (DTW+1)/2 of its moves when to move, DTW/2 otherwise), said exactly or marked not proven.\n"
+        "With the .dtc tables (dtb gen --dtc) every answer is exact (basis dtc): they hold the values under\n"
+        "the counts, the distance to conversion (docs/VALUES.md).\n"
         "--pdn: replays every game of a file and reports the move at which a draw by rule was reached or\n"
         "could be claimed (threefold repetition); tables are optional. A game that cannot be read is reported\n"
         "on its own and the rest are read; the status is then 2, after all games (--encoding for old files).\n"
@@ -398,7 +408,8 @@ void add_adjudicate_commands(CLI::App& app) {
         "  dtb adjudicate --variant russian --pdn examples/games.pdn --json\n"
         "  dtb adjudicate --variant russian --dir tablebases --report KKKvK");
     add_variant_option(cmd, o->variant);
-    cmd->add_option("--dir", o->dirs, "Directory holding the .wdl and .dtw files (repeat for several)");
+    cmd->add_option("--dir", o->dirs,
+                    "Directory holding the .wdl and .dtw files, and the .dtc files if built (repeat for several)");
     cmd->add_option("--fen", o->fen, "Position in PDN FEN, side to move first");
     cmd->add_option("--moves-played", o->moves_played,
                     "With --fen: moves the stronger side has made since the count started (since the material "
@@ -406,6 +417,9 @@ void add_adjudicate_commands(CLI::App& app) {
     cmd->add_option("--king-moves", o->king_moves,
                     "With --fen: moves in a row with only kings moved and nothing captured, for 2.1.9.1.8 and "
                     "3.5's 25 moves, if not the same as --moves-played (a man move restarts that count)");
+    cmd->add_option("--conversion-moves", o->conversion_moves,
+                    "With --fen: moves since the last capture or crowning, for 2.1.9.1.5, if not the same as "
+                    "--moves-played (a capture or crowning restarts that count, not the lone-king counts)");
     cmd->add_option("--pdn", o->pdn, "PDN file of games to replay");
     add_encoding_option(cmd, o->encoding);
     cmd->add_option("--report", o->report, "Material signature to report on, like KKKvK");

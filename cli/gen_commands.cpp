@@ -6,6 +6,7 @@
 
 #include "cli/options.hpp"
 #include "gen/cluster.hpp"
+#include "gen/dtc_tables.hpp"
 #include "gen/generate.hpp"
 #include "gen/memory_budget.hpp"
 #include "gen/verify.hpp"
@@ -25,6 +26,7 @@ struct GenCommandOptions {
     std::string memory;
     std::uint64_t split_above = GenerateOptions{}.split_pair_positions;
     bool keep_raw = false;
+    bool dtc = false;
     bool json = false;
 };
 
@@ -72,11 +74,29 @@ void run_gen(const GenCommandOptions& c) {
         throw;
     }
     if (cluster.rank() != 0) return;  // process 0 reports for all
+    std::vector<DtcTableStats> dtc;
+    if (c.dtc) {
+        const std::vector<MaterialSignature> targets =
+            o.only ? std::vector<MaterialSignature>{*o.only} : all_signatures(o.variant, c.pieces);
+        dtc = build_dtc_tables(o.variant, targets, c.dir, c.threads, log);
+    }
     if (c.json) {
         Json tables = Json::array();
         for (const TableStats& s : built) tables.push_back(stats_json(o.variant, s));
-        print_json(Json{{"variant", c.variant}, {"dir", c.dir}, {"built", tables}});
-    } else if (built.empty()) {
+        Json out{{"variant", c.variant}, {"dir", c.dir}, {"built", tables}};
+        if (c.dtc) {
+            Json d = Json::array();
+            for (const DtcTableStats& t : dtc)
+                d.push_back(Json{{"signature", t.signature.name()},
+                                 {"positions", t.positions},
+                                 {"dtc_bytes", t.bytes},
+                                 {"longest_win_dtc", t.longest_win},
+                                 {"longest_loss_dtc", t.longest_loss},
+                                 {"seconds", t.seconds}});
+            out["built_dtc"] = d;
+        }
+        print_json(out);
+    } else if (built.empty() && dtc.empty()) {
         std::cout << "nothing to do: every table is already in " << c.dir << '\n';
     }
 }
@@ -98,17 +118,22 @@ void run_verify(const VerifyCommandOptions& c) {
         only.push_back(*sig);
     }
     if (c.threads > 0) omp_set_num_threads(c.threads);
-    const auto reports =
-        verify_tables(variant, c.dir, c.json ? std::cerr : std::cout, ::isatty(STDERR_FILENO) && !c.json, only);
+    std::ostream& log = c.json ? std::cerr : std::cout;
+    auto reports = verify_tables(variant, c.dir, log, ::isatty(STDERR_FILENO) && !c.json, only);
+    const std::size_t wdl_dtw = reports.size();
+    // The .dtc tables, if any, each pair solved again from its successors' files.
+    for (VerifyReport& r : verify_dtc_tables(variant, c.dir, log, only)) reports.push_back(std::move(r));
     if (reports.empty()) throw std::runtime_error("no " + c.variant + " tables in " + c.dir);
     std::uint64_t positions = 0, mismatches = 0;
     Json tables = Json::array();
     std::uint64_t damaged = 0;
-    for (const VerifyReport& r : reports) {
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        const VerifyReport& r = reports[i];
         positions += r.positions;
         mismatches += r.mismatches;
         damaged += r.damaged.empty() ? 0 : 1;
         tables.push_back(Json{{"signature", r.signature.name()},
+                              {"files", i < wdl_dtw ? "wdl+dtw" : "dtc"},
                               {"positions", r.positions},
                               {"mismatches", r.mismatches},
                               {"examples", r.examples},
@@ -159,6 +184,10 @@ void add_gen_commands(CLI::App& app) {
     gen->add_flag("--keep-raw", o->keep_raw,
                   "Also keep each table's exact values (NAME.raw, one value per position, captures included)\n"
                   "for tests and scripts; engines and dtb verify need only the .wdl and .dtw files");
+    gen->add_flag("--dtc", o->dtc,
+                  "Also build each table's values under the move-count draw rules (NAME.dtc: the distance to\n"
+                  "conversion and the lone-king counts, docs/VALUES.md), which make dtb adjudicate exact for every\n"
+                  "count. Each pair is solved in memory after the tables it converts into (under mpirun, by process 0)");
     gen->add_flag("--json", o->json, "Print a JSON summary of the tables built on standard output");
     gen->callback([o] { run_gen(*o); });
 
@@ -167,7 +196,9 @@ void add_gen_commands(CLI::App& app) {
         "verify",
         "Check the checksums of every .wdl and .dtw file, recompute every stored value from the values of\n"
         "its successors (read from the same files and the smaller tables' files) and report each position\n"
-        "where they disagree. Exit status 1 if any does or a file is damaged.\n"
+        "where they disagree. The .dtc files (dtb gen --dtc), if any, likewise: each pair is solved again\n"
+        "from the .dtc files it converts into and compared position by position.\n"
+        "Exit status 1 if any disagrees or a file is damaged.\n"
         "Example: dtb verify --variant russian --dir tablebases");
     add_variant_option(verify, v->variant);
     verify->add_option("--dir", v->dir, "Directory holding the tables")->required();

@@ -38,7 +38,10 @@ Json report_json(const ProbeReport& r) {
                 {"wdl", wdl_word(r.value.wdl)},
                 {"dtw", dtw_json(r.value)},
                 {"best_move", r.best_move ? Json(*r.best_move) : Json(nullptr)},
-                {"pv", r.pv}};
+                {"pv", r.pv},
+                {"rule_wdl", r.rule_wdl ? Json(wdl_word(*r.rule_wdl)) : Json(nullptr)},
+                {"rule_class", r.rule_wdl ? Json(rule_class_word(r.value.wdl, *r.rule_wdl)) : Json(nullptr)},
+                {"dtc", r.rule_wdl && r.dtc >= 0 ? Json(r.dtc) : Json(nullptr)}};
 }
 
 Json move_json(int variant, const ValuedMove& m) {
@@ -91,16 +94,18 @@ Json adjudication_json(const dtb_adjudication& a) {
         {"stronger_side", a.stronger_side < 0 ? Json(nullptr) : Json(a.stronger_side == DTB_WHITE ? "white" : "black")},
         {"wdl", has_rule ? Json(wdl_word(a.wdl)) : Json(nullptr)},
         {"dtw", a.dtw >= 0 ? Json(a.dtw) : Json(nullptr)},
+        {"dtc", a.basis == DTB_BASIS_DTC && a.dtc >= 0 ? Json(a.dtc) : Json(nullptr)},
         {"also_ending_then", also},
         {"rules_considered", rules_considered_json(a)}};
 }
 
-Json adjudicate_json(const std::string& variant, const dtb_position& pos, int moves_played, int king_moves_played,
+Json adjudicate_json(const std::string& variant, const dtb_position& pos, const MovesPlayed& played,
                      const dtb_adjudication& a) {
     Json j{{"variant", variant},
            {"fen", fen_of(pos)},
-           {"moves_played", moves_played},
-           {"king_moves_played", king_moves_played}};
+           {"moves_played", played.moves},
+           {"king_moves_played", played.king_moves},
+           {"conversion_moves_played", played.conversion_moves}};
     j.update(adjudication_json(a));
     return j;
 }

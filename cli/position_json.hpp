@@ -33,8 +33,8 @@ Json line_json(const ProbeReport& r, const std::vector<LinePly>& line);
 Json adjudication_json(const dtb_adjudication& a);
 
 // dtb adjudicate --fen --json: variant, fen, moves_played,
-// king_moves_played, then adjudication_json.
-Json adjudicate_json(const std::string& variant, const dtb_position& pos, int moves_played, int king_moves_played,
+// king_moves_played, conversion_moves_played, then adjudication_json.
+Json adjudicate_json(const std::string& variant, const dtb_position& pos, const MovesPlayed& played,
                      const dtb_adjudication& a);
 
 }  // namespace dtb

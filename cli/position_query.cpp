@@ -63,6 +63,14 @@ Answer<ProbeReport> probe_report(dtb_tablebase* tb, const dtb_position& pos) {
         r.best_move = best.text;
     else if (s != DTB_NO_MOVE)
         return failure(tb, s);
+    if (r.value.wdl != DTB_DRAW || r.value.dtw != 0) {
+        int rule_wdl = 0;
+        const int s3 = dtb_probe_dtc(tb, &pos, &rule_wdl, &r.dtc);
+        if (s3 == DTB_OK)
+            r.rule_wdl = rule_wdl;
+        else if (s3 != DTB_MISSING_TABLE)
+            return failure(tb, s3);
+    }
     if (r.value.wdl != DTB_DRAW && r.value.dtw > 0) {
         std::vector<dtb_move> line(static_cast<std::size_t>(r.value.dtw));
         std::size_t length = 0;
@@ -71,6 +79,12 @@ Answer<ProbeReport> probe_report(dtb_tablebase* tb, const dtb_position& pos) {
         for (std::size_t i = 0; i < length; ++i) r.pv.push_back(line[i].text);
     }
     return r;
+}
+
+const char* rule_class_word(int wdl, int rule_wdl) {
+    if (rule_wdl == DTB_WIN) return "win";
+    if (rule_wdl == DTB_LOSS) return "loss";
+    return wdl == DTB_WIN ? "count-drawn win" : wdl == DTB_LOSS ? "count-saved loss" : "draw";
 }
 
 Answer<std::vector<ValuedMove>> probe_moves(dtb_tablebase* tb, const dtb_position& pos) {
@@ -116,10 +130,10 @@ Answer<std::vector<LinePly>> probe_line(dtb_tablebase* tb, const dtb_position& p
     return plies;
 }
 
-Answer<dtb_adjudication> adjudicate(dtb_tablebase* tb, const dtb_position& pos, int moves_played,
-                                    int king_moves_played) {
+Answer<dtb_adjudication> adjudicate(dtb_tablebase* tb, const dtb_position& pos, const MovesPlayed& played) {
     dtb_adjudication a;
-    if (const int s = dtb_adjudicate(tb, &pos, moves_played, king_moves_played, &a); s != DTB_OK) return failure(tb, s);
+    const int s = dtb_adjudicate_counts(tb, &pos, played.moves, played.king_moves, played.conversion_moves, &a);
+    if (s != DTB_OK) return failure(tb, s);
     return a;
 }
 

@@ -46,7 +46,17 @@ struct ProbeReport {
     dtb_value value{};
     std::optional<std::string> best_move;
     std::vector<std::string> pv;
+    // The values under the counts with every count fresh (dtb_probe_dtc),
+    // when the .dtc tables are there: the rule-aware value, and the
+    // distance to conversion (-1 when drawn under the counts).
+    std::optional<int> rule_wdl;
+    int dtc = -1;
 };
+
+// The five classes of a position's value under the counts (docs/VALUES.md):
+// "win", "count-drawn win" (won without the counts, drawn under them),
+// "draw", "count-saved loss", "loss".
+const char* rule_class_word(int wdl, int rule_wdl);
 
 Answer<ProbeReport> probe_report(dtb_tablebase* tb, const dtb_position& pos);
 
@@ -78,8 +88,13 @@ struct LinePly {
 // draw and for a game already over.
 Answer<std::vector<LinePly>> probe_line(dtb_tablebase* tb, const dtb_position& pos, const dtb_value& value);
 
-// dtb_adjudicate: moves_played and king_moves_played as it takes them.
-Answer<dtb_adjudication> adjudicate(dtb_tablebase* tb, const dtb_position& pos, int moves_played,
-                                    int king_moves_played);
+// The counts an adjudication is asked at (dtb_adjudicate_counts).
+struct MovesPlayed {
+    int moves = 0;             // the stronger side's moves since the count started
+    int king_moves = 0;        // of kings only since the last man move or capture
+    int conversion_moves = 0;  // since the last capture or crowning
+};
+
+Answer<dtb_adjudication> adjudicate(dtb_tablebase* tb, const dtb_position& pos, const MovesPlayed& played);
 
 }  // namespace dtb

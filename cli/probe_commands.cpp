@@ -91,6 +91,11 @@ void print_report(const ProbeReport& r) {
         std::cout << "Value:     " << side << " loses in " << plies_text(r.value.dtw) << " (" << other << " needs "
                   << moves_text(r.value.dtw / 2) << ")\n";
     }
+    if (r.rule_wdl) {
+        std::cout << "Counts:    " << rule_class_word(r.value.wdl, *r.rule_wdl) << " under the move-count rules, every count fresh";
+        if (r.dtc >= 0) std::cout << " (DTC " << plies_text(r.dtc) << " to the next conversion)";
+        std::cout << '\n';
+    }
     std::cout << "Best move: " << (r.best_move ? *r.best_move : "none") << '\n';
     if (r.value.wdl == DTB_DRAW)
         std::cout << "Line:      none: a draw has no line to the end of the game\n";

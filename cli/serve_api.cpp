@@ -95,16 +95,17 @@ Reply line_reply(dtb_tablebase* tb, int variant, const QueryParams& params) {
 }
 
 Reply adjudicate_reply(dtb_tablebase* tb, const std::string& name, int variant, const QueryParams& params) {
-    check_params(params, {"fen", "moves_played", "king_moves"});
+    check_params(params, {"fen", "moves_played", "king_moves", "conversion_moves"});
     const dtb_position pos = fen_param(params, variant);
     const auto moves = count_param(params, "moves_played");
     if (!moves)
         throw Refused{error_reply(400,
                                   "missing parameter 'moves_played': the moves the stronger side has made "
                                   "since the count started")};
-    const int king_moves = count_param(params, "king_moves").value_or(*moves);
-    const dtb_adjudication a = take(adjudicate(tb, pos, *moves, king_moves));
-    return {200, adjudicate_json(name, pos, *moves, king_moves, a)};
+    const MovesPlayed played{*moves, count_param(params, "king_moves").value_or(*moves),
+                             count_param(params, "conversion_moves").value_or(*moves)};
+    const dtb_adjudication a = take(adjudicate(tb, pos, played));
+    return {200, adjudicate_json(name, pos, played, a)};
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 //   GET /api/v1                                   the variants and their largest tables
 //   GET /api/v1/{variant}?fen=FEN                 value, best move, line, must_capture, moves
 //   GET /api/v1/{variant}/line?fen=FEN            the line to the end, a position per ply
-//   GET /api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L]
+//   GET /api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L][&conversion_moves=C]
 //                                                 dtb adjudicate --json
 //
 // Statuses: 200; 400 for bad input (the error names the parameter and what

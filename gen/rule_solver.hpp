@@ -108,18 +108,16 @@ public:
         tables_.insert_or_assign(sig, std::move(t));
     }
 
-    // Writes the .dtc table of a solved signature into `dir` (atomically):
-    // 8-bit symbols, or 16 where the lone-king field is needed. King against
-    // king stores T alone: its W is derived (king_against_king_entry),
-    // checked here against the solved one for every position.
-    format::Header write(const std::filesystem::path& dir, const MaterialSignature& sig, int threads = 0) const {
+    // The .dtc symbols of a solved signature (docs/FORMAT.md), and its
+    // longest T of a win and of a loss in `d`. King against king stores T
+    // alone: its W is derived (king_against_king_entry), checked here
+    // against the solved one for every position.
+    std::vector<std::uint16_t> symbols(const MaterialSignature& sig, format::TableDescription& d) const {
         const Table& t = table(sig);
         const std::uint64_t n = t.index.size();
-        const bool wide = t.lone && !t.both_lone;
-        std::vector<std::uint8_t> bytes(wide ? 0 : n);
-        std::vector<std::uint16_t> words(wide ? n : 0);
-        format::TableDescription d{file_variant(V::id), file_material(sig), format::Metric::dtc,
-                                   PositionIndex<V>::kVersion, -1, -1};
+        std::vector<std::uint16_t> out(n);
+        d = format::TableDescription{file_variant(V::id), file_material(sig), format::Metric::dtc,
+                                     PositionIndex<V>::kVersion, -1, -1};
         for (std::uint64_t i = 0; i < n; ++i) {
             const RuleEntry e = stored_entry(t, i);
             if (t.both_lone)
@@ -127,26 +125,31 @@ public:
                     if (!(king_against_king_entry(e.dtc, ours) == entry_of(t, i, ours)))
                         throw std::logic_error("rule solver: " + sig.name() + " position " + std::to_string(i) +
                                                ": W is not T cut at the count's plies");
-            std::uint16_t symbol;
             try {
-                symbol = rule_symbol(e);
+                out[i] = rule_symbol(e);
             } catch (const std::range_error& err) {
                 throw std::runtime_error("rule solver: " + sig.name() + " position " + std::to_string(i) + ": " +
                                          err.what() + " does not fit a .dtc symbol");
             }
-            if (wide)
-                words[i] = symbol;
-            else if (symbol > 0xFF)
+            if (out[i] > 0xFF && !(t.lone && !t.both_lone))
                 throw std::logic_error("rule solver: a lone-king field outside a lone-king table");
-            else
-                bytes[i] = std::uint8_t(symbol);
             if (e.dtc.wdl > 0) d.longest_win = std::max(d.longest_win, e.dtc.plies);
             if (e.dtc.wdl < 0) d.longest_loss = std::max(d.longest_loss, e.dtc.plies);
         }
+        return out;
+    }
+
+    // Writes the .dtc table of a solved signature into `dir` (atomically):
+    // 8-bit symbols, or 16 where the lone-king field is needed.
+    format::Header write(const std::filesystem::path& dir, const MaterialSignature& sig, int threads = 0) const {
+        format::TableDescription d;
+        const std::vector<std::uint16_t> words = symbols(sig, d);
         format::WriterOptions options;
         options.threads = threads;
         const std::filesystem::path path = dir / table_file_name(V::id, sig, format::Metric::dtc);
-        if (wide) return format::write_table(path, d, std::span<const std::uint16_t>(words), {}, options);
+        const Table& t = table(sig);
+        if (t.lone && !t.both_lone) return format::write_table(path, d, std::span<const std::uint16_t>(words), {}, options);
+        const std::vector<std::uint8_t> bytes(words.begin(), words.end());
         return format::write_table(path, d, std::span<const std::uint8_t>(bytes), {}, options);
     }
 

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "probe/adjudication.hpp"
+#include "probe/rule_tables.hpp"
 #include "probe/search.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/draw_tracker.hpp"
@@ -50,6 +51,8 @@ namespace dtb::probe {
 struct AdjudicateOptions {
     int moves_played = 0;        // the stronger side's moves since the count started
     int king_moves_played = -1;  // under the king-move rules; -1: the same as moves_played
+    // Since the last capture or crowning (2.1.9.1.5); -1: the same as moves_played.
+    int conversion_moves_played = -1;
     // Positions RuleSearch may visit before it gives up (the answer is then
     // DTW's, marked inexact).
     std::size_t search_nodes = 20000;
@@ -179,7 +182,7 @@ bool conversions_fit(const Tablebase& tb, Material s, Material d, int remaining,
 // Every rule of V::draw_rules at `pos`: whether it applies and, if so, the
 // moves it has counted and leaves; if not, why not.
 template <class V>
-std::vector<RuleStanding> standings(const Position<V>& pos, int moves_played, int king_moves) {
+std::vector<RuleStanding> standings(const Position<V>& pos, int moves_played, int king_moves, int conversion_moves) {
     const std::optional<Color> lone_opponent = lone_king_opponent(pos);
     std::vector<RuleStanding> out;
     for (std::size_t i = 0; i < V::draw_rules.size(); ++i) {
@@ -195,7 +198,9 @@ std::vector<RuleStanding> standings(const Position<V>& pos, int moves_played, in
                                                                                : RuleNote::lone_king_off_road;
         } else {
             st.applies = true;
-            st.moves_made = r.count == DrawCount::king_moves ? king_moves : moves_played;
+            st.moves_made = r.count == DrawCount::king_moves                 ? king_moves
+                            : r.count == DrawCount::moves_without_conversion ? conversion_moves
+                                                                             : moves_played;
             st.moves_left = std::max(0, r.limit - st.moves_made);
         }
         out.push_back(st);
@@ -392,11 +397,12 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
         return Failure{Status::bad_argument,
                        "moves played is " + std::to_string(o.moves_played) + ": it counts moves, 0 or more"};
     const int king_moves = o.king_moves_played < 0 ? o.moves_played : o.king_moves_played;
+    const int conversion_moves = o.conversion_moves_played < 0 ? o.moves_played : o.conversion_moves_played;
 
     Adjudication a;
     a.side_to_move = pos.side_to_move;
     a.material = signature_of(pos);
-    a.rules = detail::standings(pos, o.moves_played, king_moves);
+    a.rules = detail::standings(pos, o.moves_played, king_moves, conversion_moves);
     detail::pick_first_rule<V>(a);
     if (!a.rule) {
         a.basis = Basis::no_rule;
@@ -424,12 +430,23 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
         return a;
     }
     a.winnable = *a.moves_needed <= a.moves_left;
+    // The values under the counts (.dtc tables) answer every count exactly.
+    const RuleTables<V> rule_tables(tb);
+    auto ruled = rule_tables.exact_value(pos, RuleCounts{o.moves_played, 2 * conversion_moves, 2 * king_moves});
+    if (ruled) {
+        a.winnable = (s == us ? *ruled : -*ruled) > 0;
+        a.basis = Basis::dtc;
+        if (auto t = rule_tables.dtc(pos)) a.dtc = t->wdl == 0 ? -1 : t->plies;
+        return a;
+    }
+    if (ruled.error().status != Status::missing_table) return ruled.take_error();
+    a.missing_dtc = ruled.error().message;
     a.basis = Basis::dtw;
     a.doubt = detail::dtw_doubt<V>(tb, pos, a);
     a.exact = a.doubt.kind == Doubt::none;
     if (!a.exact) {
         RuleSearch<V> rs(tb, s, o.search_nodes);
-        auto r = rs.wins(pos, DrawCounts<V>::resumed(pos, o.moves_played, king_moves));
+        auto r = rs.wins(pos, DrawCounts<V>::resumed(pos, o.moves_played, king_moves, conversion_moves));
         if (!r) return r.take_error();
         a.search_nodes = rs.nodes();
         if (r->has_value()) {

@@ -21,6 +21,7 @@ enum class Basis {
     wdl,      // the stronger side cannot win at all
     dtw,      // DTW against the moves the count leaves
     search,   // a search over the tables (RuleSearch)
+    dtc,      // the values under the counts (.dtc tables): exact for every count
 };
 
 // Why a rule does not apply at the position (applies: it does).
@@ -82,6 +83,11 @@ struct Adjudication {
     // Why DTW alone did not settle it (kept when a search then did).
     DoubtDetail doubt;
     std::size_t search_nodes = 0;  // positions the search visited; 0: none ran
+    // basis dtc: the distance to conversion of the position with every count
+    // fresh, in plies (-1: drawn under the counts).
+    int dtc = -1;
+    // basis not dtc: why the .dtc tables did not answer (a missing file), empty if none was needed.
+    std::string missing_dtc;
 };
 
 }  // namespace dtb::probe

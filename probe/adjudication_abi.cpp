@@ -9,7 +9,7 @@ namespace dtb::probe {
 
 static_assert(int(Basis::no_rule) == DTB_BASIS_NO_RULE && int(Basis::count) == DTB_BASIS_COUNT &&
               int(Basis::wdl) == DTB_BASIS_WDL && int(Basis::dtw) == DTB_BASIS_DTW &&
-              int(Basis::search) == DTB_BASIS_SEARCH);
+              int(Basis::search) == DTB_BASIS_SEARCH && int(Basis::dtc) == DTB_BASIS_DTC);
 static_assert(int(RuleNote::applies) == DTB_RULE_APPLIES && int(RuleNote::needs_game) == DTB_RULE_NEEDS_GAME &&
               int(RuleNote::other_material) == DTB_RULE_OTHER_MATERIAL &&
               int(RuleNote::no_stronger_king_on_road) == DTB_RULE_NO_STRONGER_KING_ON_ROAD &&
@@ -51,13 +51,13 @@ bool valid(std::span<const DrawRule> rules, const dtb_adjudication& c) {
     const int n = int(rules.size());
     if (c.n_rules != rules.size() || !in_range(c.side_to_move, DTB_WHITE, DTB_BLACK)) return false;
     if (!in_range(c.rule, -1, n - 1) || !in_range(c.stronger_side, -1, DTB_BLACK)) return false;
-    if (!in_range(c.basis, DTB_BASIS_NO_RULE, DTB_BASIS_SEARCH)) return false;
+    if (!in_range(c.basis, DTB_BASIS_NO_RULE, DTB_BASIS_DTC)) return false;
     if (!in_range(c.doubt.kind, DTB_DOUBT_NONE, DTB_DOUBT_CONVERSION_UNRECORDED) || !in_range(c.doubt.rule, -1, n - 1))
         return false;
     if (!counts_ok(c.kings, c.men) || !counts_ok(c.doubt.kings, c.doubt.men)) return false;
     if (std::memchr(c.doubt.missing_file, '\0', sizeof c.doubt.missing_file) == nullptr) return false;
     if (c.rule >= 0 && c.stronger_side < 0) return false;
-    const bool by_dtw = c.basis == DTB_BASIS_DTW || c.basis == DTB_BASIS_SEARCH;
+    const bool by_dtw = c.basis == DTB_BASIS_DTW || c.basis == DTB_BASIS_SEARCH || c.basis == DTB_BASIS_DTC;
     if (by_dtw && (c.rule < 0 || c.moves_needed < 0)) return false;
     return std::all_of(c.rules, c.rules + c.n_rules, [](const dtb_draw_rule& r) {
         return in_range(r.why_not, DTB_RULE_APPLIES, DTB_RULE_LONE_KING_OFF_ROAD);
@@ -87,6 +87,7 @@ void adjudication_to_c(std::span<const DrawRule> rules, int c_variant, const Adj
     c.basis = int(a.basis);
     doubt_to_c(a.doubt, c.doubt);
     c.search_nodes = a.search_nodes;
+    c.dtc = a.basis == Basis::dtc ? a.dtc : -1;
     c.n_rules = a.rules.size();
     for (std::size_t i = 0; i < a.rules.size(); ++i) {
         const RuleStanding& st = a.rules[i];
@@ -135,6 +136,7 @@ std::optional<Adjudication> adjudication_from_c(std::span<const DrawRule> rules,
     a.doubt.into = MaterialSignature{{c.doubt.men[0], c.doubt.men[1]}, {c.doubt.kings[0], c.doubt.kings[1]}};
     a.doubt.missing_file = c.doubt.missing_file;
     a.search_nodes = c.search_nodes;
+    a.dtc = c.dtc;
     return a;
 }
 

@@ -60,19 +60,20 @@ std::string win_verdict(std::span<const DrawRule> rules, const Adjudication& a, 
     const bool fits = need <= a.moves_left;
     const std::string need_text = S + " needs " + moves_text(need) + " to win with best play (DTW " +
                                   std::to_string(a.value) + " plies, " + side_name(a.side_to_move) + " to move)";
-    if (a.basis == Basis::search) {
+    if (a.basis == Basis::search || a.basis == Basis::dtc) {
+        const std::string shows = a.basis == Basis::dtc ? "the values under the counts (.dtc tables) show"
+                                                        : "a search over the tables shows";
         if (a.winnable && fits)
-            return "Winnable: " + need_text + " and " + leaves +
-                   "; a search over the tables shows no count that a capture or crowning starts on the way cuts it "
-                   "short.";
+            return "Winnable: " + need_text + " and " + leaves + "; " + shows +
+                   " no count that a capture or crowning starts on the way cuts it short.";
         if (a.winnable)
-            return "Winnable: " + need_text + ", more than " + leaves + ", but a search over the tables shows " + S +
+            return "Winnable: " + need_text + ", more than " + leaves + ", but " + shows + " " + S +
                    " can force a capture or crowning that starts the count again and still win.";
         if (fits)
-            return "Draw by rule: " + need_text + " and " + leaves + ", but a search over the tables shows " + D +
+            return "Draw by rule: " + need_text + " and " + leaves + ", but " + shows + " " + D +
                    " can force a capture or crowning into a count that ends the game first.";
-        return "Draw by rule " + id + ": " + need_text + ", more than " + leaves + "; a search over the tables shows " +
-               S + " cannot start the count again in time either.";
+        return "Draw by rule " + id + ": " + need_text + ", more than " + leaves + "; " + shows + " " + S +
+               " cannot start the count again in time either.";
     }
     if (a.winnable) {
         std::string v = "Winnable: " + need_text + " and " + leaves + ".";
@@ -117,6 +118,7 @@ std::string verdict_text(std::span<const DrawRule> rules, const Adjudication& a)
                    " with best play, count or no count (rule " + std::string(rule.id) + leaves_only + ").";
         case Basis::dtw:
         case Basis::search:
+        case Basis::dtc:
             break;
     }
     return win_verdict(rules, a, leaves_only) + also_text(rules, a.also);
@@ -134,6 +136,8 @@ const char* basis_name(Basis b) {
             return "dtw";
         case Basis::search:
             return "search";
+        case Basis::dtc:
+            return "dtc";
     }
     return "unknown";
 }

@@ -363,13 +363,32 @@ int dtb_principal_variation(dtb_tablebase* tb, const dtb_position* pos, dtb_move
 
 int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
                    dtb_adjudication* out) {
+    return dtb_adjudicate_counts(tb, pos, moves_played, king_moves_played, -1, out);
+}
+
+int dtb_adjudicate_counts(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
+                          int conversion_moves_played, dtb_adjudication* out) {
     return probe_position(tb, pos, out != nullptr, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
         AdjudicateOptions o;
         o.moves_played = moves_played;
         o.king_moves_played = king_moves_played < 0 ? -1 : king_moves_played;
+        o.conversion_moves_played = conversion_moves_played < 0 ? -1 : conversion_moves_played;
         auto a = adjudicate(*tb->tables, p, o);
         if (!a) return tb->fail(a.error());
         adjudication_to_c(V::draw_rules, pos->variant, *a, *out);
+        return DTB_OK;
+    });
+}
+
+int dtb_probe_dtc(dtb_tablebase* tb, const dtb_position* pos, int* rule_wdl, int* dtc) {
+    return probe_position(tb, pos, true, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
+        const RuleTables<V> tables(*tb->tables);
+        auto t = tables.dtc(p);
+        if (!t) return tb->fail(t.error());
+        auto wdl = tables.fresh_wdl(p);
+        if (!wdl) return tb->fail(wdl.error());
+        if (rule_wdl) *rule_wdl = *wdl;
+        if (dtc) *dtc = *wdl == 0 ? -1 : t->plies;
         return DTB_OK;
     });
 }
@@ -391,7 +410,7 @@ int dtb_adjudication_verdict(const dtb_adjudication* a, char* buf, size_t buf_le
 }
 
 const char* dtb_basis_name(int basis) {
-    if (basis < DTB_BASIS_NO_RULE || basis > DTB_BASIS_SEARCH) return "unknown";
+    if (basis < DTB_BASIS_NO_RULE || basis > DTB_BASIS_DTC) return "unknown";
     return basis_name(Basis(basis));
 }
 

@@ -33,13 +33,12 @@ namespace dtb::probe {
 
 using dtb::TableName;
 
-// The files an engine probes, WDL and DTW, by the one parser of table file
-// names (tables/table_names.hpp); nullopt for any other name, the
+// The files an engine probes, WDL, DTW and DTC, by the one parser of table
+// file names (tables/table_names.hpp); nullopt for any other name, the
 // generator's exact (.raw) tables included.
 inline std::optional<TableName> probed_table_name(std::string_view name) {
     auto parsed = dtb::parse_table_file_name(name);
-    if (!parsed || (parsed->metric != format::Metric::wdl && parsed->metric != format::Metric::dtw))
-        return std::nullopt;
+    if (!parsed || parsed->metric == format::Metric::exact) return std::nullopt;
     return parsed;
 }
 

@@ -108,16 +108,20 @@ public:
     // The counts at `pos` in the middle of a game: the stronger side has
     // made `moves` moves since the material stood on the board (the
     // lone-king rules that cover `pos` with their board condition, and the
-    // balance of forces: 2.1.9.1.5), and `king_moves` under the king-move
-    // rules. Both sides are taken to have made that many moves (2N plies).
-    static DrawCounts resumed(const Position<V>& pos, int moves, int king_moves) {
+    // balance of forces: 2.1.9.1.5, unless given apart), `king_moves` under the king-move
+    // rules, `conversion_moves` since the last capture or crowning (-1: as
+    // many as `moves`). Both sides are taken to have made that many moves
+    // (2N plies).
+    static DrawCounts resumed(const Position<V>& pos, int moves, int king_moves, int conversion_moves = -1) {
+        if (conversion_moves < 0) conversion_moves = moves;
         // Past any limit every count has ended; keep 2N within an int.
         moves = std::clamp(moves, 0, 1000);
         king_moves = std::clamp(king_moves, 0, 1000);
+        conversion_moves = std::clamp(conversion_moves, 0, 1000);
         DrawCounts c(pos);
         for (std::size_t i = 0; i < kRules; ++i)
             if (counts_stronger_side(rule(i)) && c.lone_[i] >= 0) c.lone_[i] = clamp8(moves);
-        c.plies_since_conversion_ = 2 * moves;
+        c.plies_since_conversion_ = 2 * conversion_moves;
         c.plies_of_kings_only_ = 2 * king_moves;
         return c;
     }

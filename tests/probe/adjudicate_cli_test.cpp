@@ -9,6 +9,7 @@
 
 #include "tests/probe/cli_json.hpp"
 #include "tests/probe/cli_support.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace dtb::probe_test {
 namespace {
@@ -304,6 +305,62 @@ TEST(RuleReportCli, MissingTablesAndBadInput) {
     EXPECT_NE(missing.err.find("international-"), std::string::npos) << missing.err;
     EXPECT_EQ(dtb("rule-report --variant russian --pieces 9 --dir " + tables()).status, 2);
     EXPECT_EQ(dtb("rule-report --variant chess --pieces 3 --dir " + tables()).status, 2);
+}
+
+// dtb gen --dtc, then the values under the counts through every command
+// that shows them: dtb verify, dtb probe, dtb adjudicate with the count
+// since the last conversion apart.
+TEST(DtcCli, BuildVerifyProbeAdjudicate) {
+    const test_support::ScratchDir dir;
+    const std::string d = dir.path().string();
+    const Output gen = dtb("gen --variant russian --only KKKvK --dtc --json --dir " + d);
+    ASSERT_EQ(gen.status, 0) << gen.err;
+    const Json built = Json::parse(gen.out);
+    ASSERT_EQ(built["built_dtc"].size(), 5u) << built;  // KKKvK, KvKKK, KKvK, KvKK, KvK
+    for (const Json& t : built["built_dtc"]) {
+        EXPECT_GT(t["dtc_bytes"].get<std::uint64_t>(), 0u) << t;
+        EXPECT_GT(t["positions"].get<std::uint64_t>(), 0u) << t;
+    }
+    // Built already: nothing to do.
+    const Output again = dtb("gen --variant russian --only KKKvK --dtc --json --dir " + d);
+    EXPECT_EQ(Json::parse(again.out)["built_dtc"].size(), 0u) << again.out;
+
+    const Output verify = dtb("verify --variant russian --json --dir " + d);
+    ASSERT_EQ(verify.status, 0) << verify.err;
+    const Json v = Json::parse(verify.out);
+    EXPECT_TRUE(v["ok"].get<bool>());
+    int dtc_tables = 0;
+    for (const Json& t : v["tables"]) dtc_tables += t["files"] == "dtc";
+    EXPECT_EQ(dtc_tables, 5);
+
+    const Output probe = dtb("probe --variant russian --json --fen W:WKf8,Ke7,Kh6:BKb8 --dir " + d);
+    ASSERT_EQ(probe.status, 0) << probe.err;
+    const Json p = Json::parse(probe.out);
+    EXPECT_EQ(p["wdl"], "win");
+    EXPECT_EQ(p["rule_wdl"], "win");
+    EXPECT_EQ(p["rule_class"], "win");
+    EXPECT_EQ(p["dtc"], 22);  // the line's first capture, a3:c1, is ply 22
+    EXPECT_NE(dtb("probe --variant russian --fen W:WKf8,Ke7,Kh6:BKb8 --dir " + d).out.find("DTC 22 plies"),
+              std::string::npos);
+
+    // 13 moves needed: 2.1.9.1.4's 15 leave room; 2.1.9.1.5's count, one
+    // move left since the last capture, does not (no capture within 2 plies).
+    const std::string ask = "adjudicate --variant russian --json --fen W:WKf8,Ke7,Kh6:BKb8 --dir " + d;
+    const Json fresh = Json::parse(dtb(ask + " --moves-played 0 --conversion-moves 0").out);
+    EXPECT_EQ(fresh["basis"], "dtc");
+    EXPECT_TRUE(fresh["exact"].get<bool>());
+    EXPECT_TRUE(fresh["winnable"].get<bool>());
+    EXPECT_EQ(fresh["rule"], "2.1.9.1.4");
+    const Json late = Json::parse(dtb(ask + " --moves-played 0 --conversion-moves 29").out);
+    EXPECT_EQ(late["conversion_moves_played"], 29);
+    EXPECT_EQ(late["rule"], "2.1.9.1.5 (4-5 pieces)");
+    EXPECT_EQ(late["moves_left"], 1);
+    EXPECT_TRUE(late["exact"].get<bool>());
+    EXPECT_FALSE(late["winnable"].get<bool>());
+    const Json lone = Json::parse(dtb(ask + " --moves-played 3").out);
+    EXPECT_EQ(lone["basis"], "dtc");
+    EXPECT_FALSE(lone["winnable"].get<bool>());
+    EXPECT_EQ(dtb(ask + " --moves-played 0 --conversion-moves -1").status, 2);
 }
 
 }  // namespace

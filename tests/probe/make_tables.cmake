@@ -3,24 +3,38 @@
 # this very dtb program generated (its stamp is newer than the program):
 # every change to the generator relinks dtb, and then the tables are made
 # again, so the tests always read what this build writes.
+# -DDTC=ON adds the .dtc tables (dtb gen --dtc); -DCOPY_FROM=dir starts from
+# the files another run of this script made (the .dtc work alone is new).
 set(stamp ${DIR}/generated-by-this-dtb.stamp)
+set(what "${SETS}")
+set(extra)
+if(DTC)
+  set(what "${SETS} dtc")
+  set(extra --dtc)
+endif()
 if(EXISTS ${stamp} AND NOT ${DTB} IS_NEWER_THAN ${stamp})
   file(READ ${stamp} made)
-  if(made STREQUAL "${SETS}")
+  if(made STREQUAL "${what}")
     message(STATUS "${DIR}: tables of this dtb already there")
     return()
   endif()
 endif()
 file(REMOVE_RECURSE ${DIR})
+if(COPY_FROM)
+  file(GLOB made ${COPY_FROM}/*)
+  file(MAKE_DIRECTORY ${DIR})
+  file(COPY ${made} DESTINATION ${DIR})
+  file(REMOVE ${DIR}/generated-by-this-dtb.stamp)
+endif()
 string(REPLACE "," ";" sets "${SETS}")
 foreach(set ${sets})
   string(REPLACE ":" ";" parts "${set}")
   list(GET parts 0 variant)
   list(GET parts 1 pieces)
-  execute_process(COMMAND ${DTB} gen --variant ${variant} --pieces ${pieces} --dir ${DIR} --keep-raw
+  execute_process(COMMAND ${DTB} gen --variant ${variant} --pieces ${pieces} --dir ${DIR} --keep-raw ${extra}
     OUTPUT_QUIET RESULT_VARIABLE status)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "dtb gen --variant ${variant} --pieces ${pieces} failed: ${status}")
   endif()
 endforeach()
-file(WRITE ${stamp} "${SETS}")
+file(WRITE ${stamp} "${what}")

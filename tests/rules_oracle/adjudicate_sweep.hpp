@@ -31,14 +31,19 @@ using oracle::CountState;
 // Russian and international up to 4 pieces, made by the CTest fixture
 // rules_oracle_make_tables.
 inline std::filesystem::path oracle_tables() { return DTB_ORACLE_TABLES; }
+#ifdef DTB_ORACLE_DTC_TABLES
+// The same with the .dtc tables (dtb gen --dtc), made by the CTest fixture
+// rules_oracle_make_dtc_tables.
+inline std::filesystem::path oracle_dtc_tables() { return DTB_ORACLE_DTC_TABLES; }
+#endif
 
 template <class V>
-std::unique_ptr<probe::Tablebase> open_tables() {
-    auto tb = probe::Tablebase::open({oracle_tables()}, std::size_t{256} << 20);
-    if (!tb) throw std::runtime_error("cannot open " + oracle_tables().string() + ": " + tb.error().message);
+std::unique_ptr<probe::Tablebase> open_tables(const std::filesystem::path& dir = oracle_tables()) {
+    auto tb = probe::Tablebase::open({dir}, std::size_t{256} << 20);
+    if (!tb) throw std::runtime_error("cannot open " + dir.string() + ": " + tb.error().message);
     if (tb.value()->max_pieces(V::id) < 4)
-        throw std::runtime_error(oracle_tables().string() + " lacks the " + std::string(V::name) +
-                                 " tables up to 4 pieces (ctest -R rules_oracle_make_tables makes them)");
+        throw std::runtime_error(dir.string() + " lacks the " + std::string(V::name) +
+                                 " tables up to 4 pieces (ctest -R rules_oracle_make makes them)");
     return std::move(*tb);
 }
 
@@ -88,6 +93,10 @@ struct SweepOptions {
     // Of the answers still open after that, every judge_every-th is given
     // the oracle's answer, for the record (0: none).
     int judge_every = 0;
+    // With the .dtc tables: every answer must be exact (basis dtc), and each
+    // combination of counts is also asked with a count since the last
+    // conversion of its own (--conversion-moves), from 0 to past its limit.
+    bool with_dtc = false;
 };
 
 struct SweepTally {
@@ -100,6 +109,7 @@ struct SweepTally {
     std::uint64_t not_searched = 0;     // not settled by DTW, and the table's searches were spent
     std::uint64_t winnable = 0;         // of the exact ones
     std::uint64_t disagreements = 0;
+    std::uint64_t not_dtc = 0;  // with_dtc: answers not exact by the .dtc tables
     // Of the answers not exact, those the oracle answered, how many of them
     // it finds winnable, and where adjudicate's provisional answer (DTW's)
     // is not the oracle's: not winnable where it is (too low), and the other
@@ -120,6 +130,7 @@ struct SweepTally {
         not_searched += o.not_searched;
         winnable += o.winnable;
         disagreements += o.disagreements;
+        not_dtc += o.not_dtc;
         open_judged += o.open_judged;
         open_winnable += o.open_winnable;
         open_guess_too_low += o.open_guess_too_low;
@@ -128,12 +139,13 @@ struct SweepTally {
     std::string text() const {
         std::ostringstream s;
         s << positions << " positions, " << answers << " answers: " << exact() << " exact (" << exact_by_dtw
-          << " by DTW, " << exact_by_search << " by search; " << winnable << " winnable), " << not_exact
+          << " without a search, " << exact_by_search << " by search; " << winnable << " winnable), " << not_exact
           << " not exact after a search, " << not_searched << " not exact and not searched; of those not exact, "
           << open_judged << " given to the oracle: " << open_winnable << " winnable, DTW's provisional answer "
           << open_guess_too_low << " times not winnable and " << open_guess_too_high
           << " times winnable where the oracle says otherwise; " << no_rule << " with no rule";
         if (disagreements) s << ", " << disagreements << " DISAGREEMENTS";
+        if (not_dtc) s << ", " << not_dtc << " NOT EXACT BY DTC";
         return s.str();
     }
 };
@@ -164,6 +176,20 @@ public:
 private:
     std::vector<CountState> chosen_counts(const Position<V>& pos, std::uint64_t i) const {
         std::vector<CountState> all = all_counts(pos);
+        if (o_.with_dtc) {
+            // A conversion count apart: at least the king-move count (a
+            // conversion starts that one again too), spread to past the
+            // limit of 2.1.9.1.5 (60 moves at most).
+            const std::size_t n = all.size();
+            std::uint64_t x = i * 0xD1B54A32D192ED03ULL + 7;
+            for (std::size_t j = 0; j < n; ++j) {
+                x ^= x >> 31;
+                x *= 0x94D049BB133111EBULL;
+                const int k = all[j].king_plies / 2;
+                all.push_back({all[j].lone_moves, 2 * (k + int(x % std::uint64_t(62 - std::min(k, 61)))),
+                               all[j].king_plies});
+            }
+        }
         if (all_counts_ || o_.counts_per_position == 0 || all.size() <= o_.counts_per_position) return all;
         std::vector<CountState> some{all.front()};  // fresh counts
         std::uint64_t x = i * 0x9E3779B97F4A7C15ULL + 1;
@@ -181,12 +207,17 @@ private:
         probe::AdjudicateOptions o;
         o.moves_played = c.lone_moves;
         o.king_moves_played = c.king_plies / 2;
+        o.conversion_moves_played = c.conversion_plies / 2;
         o.search_nodes = 0;
         probe::Adjudication a = adjudicated(pos, o);
         if (!a.rule) {
             ++t_.no_rule;
             return;
         }
+        if (o_.with_dtc && a.wdl > 0 && a.moves_left > 0 && (!a.exact || a.basis != probe::Basis::dtc) &&
+            ++t_.not_dtc <= 10)
+            ADD_FAILURE() << to_fen(pos) << " moves played " << c.lone_moves << ": not answered by the .dtc tables: "
+                          << probe::verdict_text(V::draw_rules, a);
         if (a.exact) {
             ++t_.exact_by_dtw;
         } else if (open_++ % o_.search_every != 0 || searches_ >= o_.searches_per_table) {
@@ -212,7 +243,7 @@ private:
         t_.winnable += a.winnable;
         if (wins != a.winnable && ++t_.disagreements <= 10)
             ADD_FAILURE() << to_fen(pos) << " moves played " << c.lone_moves << ", king moves " << c.king_plies / 2
-                          << ": adjudicate says " << (a.winnable ? "winnable" : "not winnable")
+                          << ", since conversion " << c.conversion_plies / 2 << ": adjudicate says " << (a.winnable ? "winnable" : "not winnable")
                           << ", the oracle says the stronger side " << (wins ? "wins" : "does not win") << "\n"
                           << probe::verdict_text(V::draw_rules, a);
     }
@@ -235,8 +266,8 @@ private:
 
 // Every table of V up to 4 pieces. Prints a line per table and the total.
 template <class V>
-SweepTally sweep_all(const SweepOptions& o) {
-    const auto tb = open_tables<V>();
+SweepTally sweep_all(const SweepOptions& o, const std::filesystem::path& dir = oracle_tables()) {
+    const auto tb = open_tables<V>(dir);
     SweepTally total;
     for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
         const auto start = std::chrono::steady_clock::now();

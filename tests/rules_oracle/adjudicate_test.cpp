@@ -136,5 +136,30 @@ SweepOptions sample(std::uint64_t positions) {
 TEST(OracleAgainstAdjudicate, Russian) { EXPECT_EQ(sweep_all<Russian>(sample(500)).disagreements, 0u); }
 TEST(OracleAgainstAdjudicate, International) { EXPECT_EQ(sweep_all<International>(sample(2000)).disagreements, 0u); }
 
+// With the .dtc tables every answer is exact, from the values under the
+// counts (basis dtc), with the count since the last conversion apart too:
+// each is compared with the oracle.
+SweepOptions with_dtc(std::uint64_t positions, std::size_t counts) {
+    SweepOptions o;
+    o.samples_per_table = positions;
+    o.counts_per_position = counts;
+    o.all_counts_up_to = 3;
+    o.with_dtc = true;
+    return o;
+}
+
+TEST(OracleAgainstDtc, Russian) {
+    const SweepTally t = sweep_all<Russian>(with_dtc(100, 60), oracle_dtc_tables());
+    EXPECT_EQ(t.disagreements, 0u);
+    EXPECT_EQ(t.not_dtc, 0u);
+    EXPECT_GT(t.winnable, t.answers / 50);
+}
+TEST(OracleAgainstDtc, International) {
+    const SweepTally t = sweep_all<International>(with_dtc(500, 0), oracle_dtc_tables());
+    EXPECT_EQ(t.disagreements, 0u);
+    EXPECT_EQ(t.not_dtc, 0u);
+    EXPECT_GT(t.winnable, t.answers / 50);
+}
+
 }  // namespace
 }  // namespace dtb::oracle_test

@@ -284,7 +284,8 @@ enum {
     DTB_BASIS_COUNT = 1,   /* the count has run out already */
     DTB_BASIS_WDL = 2,     /* the stronger side cannot win at all */
     DTB_BASIS_DTW = 3,     /* DTW against the moves the count leaves */
-    DTB_BASIS_SEARCH = 4   /* a search over the tables */
+    DTB_BASIS_SEARCH = 4,  /* a search over the tables */
+    DTB_BASIS_DTC = 5      /* the values under the counts (.dtc tables): exact for every count */
 };
 
 /* Why a rule does not apply at the position (dtb_rule_note gives the words). */
@@ -353,6 +354,8 @@ typedef struct dtb_adjudication {
     size_t search_nodes; /* positions a search over the tables visited (0: none ran); with exact 0, it gave up */
     size_t n_rules;      /* every rule of the variant, in the order of rules/draw_rules.hpp */
     dtb_draw_rule rules[DTB_MAX_DRAW_RULES];
+    int dtc; /* DTB_BASIS_DTC: the position's distance to conversion with every count fresh, in plies
+                (-1: drawn under the counts); -1 otherwise */
 } dtb_adjudication;
 
 /*
@@ -369,6 +372,28 @@ int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played,
                    dtb_adjudication* out);
 
 /*
+ * dtb_adjudicate with the count of 2.1.9.1.5 (moves since the last capture
+ * or crowning) given apart: conversion_moves_played, -1 takes moves_played.
+ * With the .dtc tables of the position's material and of every material it
+ * converts into (dtb gen --dtc), every answer is exact (basis
+ * DTB_BASIS_DTC); without them, as dtb_adjudicate.
+ */
+int dtb_adjudicate_counts(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
+                          int conversion_moves_played, dtb_adjudication* out);
+
+/*
+ * The values under the move-count draw rules with every count fresh at
+ * `pos` (docs/VALUES.md), from the .dtc tables (dtb gen --dtc):
+ * *rule_wdl the rule-aware value for the side to move (DTB_WIN, DTB_DRAW,
+ * DTB_LOSS: a win the counts turn into a draw is DTB_DRAW), *dtc the plies
+ * to the next capture or crowning (where 2.1.9.1.5 covers the material,
+ * else the next capture or man move) with best play under the counts, -1
+ * for a draw. Either pointer may be NULL. DTB_MISSING_TABLE naming the
+ * .dtc file when one is missing.
+ */
+int dtb_probe_dtc(dtb_tablebase* tb, const dtb_position* pos, int* rule_wdl, int* dtc);
+
+/*
  * The verdict in words, as dtb adjudicate prints it: which rule ends the
  * game, whether the stronger side can win within it and why, or why the
  * tables cannot say. Writes it with its final NUL to buf (buf_len bytes);
@@ -379,7 +404,7 @@ int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played,
 int dtb_adjudication_verdict(const dtb_adjudication* a, char* buf, size_t buf_len, size_t* needed);
 
 /* A fixed word for a DTB_BASIS_* code: "no rule", "count", "wdl", "dtw",
- * "search"; "unknown" for any other number. */
+ * "search", "dtc"; "unknown" for any other number. */
 const char* dtb_basis_name(int basis);
 
 /* Why a rule does not apply, in words, for a DTB_RULE_* code: "not this

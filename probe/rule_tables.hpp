@@ -1,0 +1,76 @@
+// The .dtc tables (docs/VALUES.md) as the store RuleJudge reads
+// (tables/rule_values.hpp), through the Tablebase's files and block cache:
+// the rule-aware value of a position, its distance to conversion, and its
+// exact value under any counts.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "probe/status.hpp"
+#include "probe/tablebase.hpp"
+#include "rules/position.hpp"
+#include "tables/rule_values.hpp"
+
+namespace dtb::probe {
+
+template <class V>
+class RuleTables {
+public:
+    explicit RuleTables(const Tablebase& tb) : tb_(tb) {}
+
+    // With every count fresh at `pos`: the rule-aware value for the side to
+    // move (1 win, 0 draw, -1 loss; a count-drawn win is 0).
+    Outcome<int> fresh_wdl(const Position<V>& pos) const {
+        return guarded([&] { return game_over(pos) ? -1 : RuleJudge<V, RuleTables>(*this).fresh_wdl(pos); });
+    }
+
+    // T: who wins with every count fresh and in how many plies the next
+    // conversion comes (docs/VALUES.md 2).
+    Outcome<Timed> dtc(const Position<V>& pos) const {
+        return guarded([&] { return entry(normalize(pos), true).dtc; });
+    }
+
+    // The value for the side to move under the counts `c`, exactly.
+    Outcome<int> exact_value(const Position<V>& pos, const RuleCounts& c) const {
+        return guarded([&] { return RuleJudge<V, RuleTables>(*this).exact_value(pos, c); });
+    }
+
+    // The store: the entry of a normalized position. Throws Unavailable.
+    RuleEntry entry(const Position<V>& n, bool stronger_to_move) const {
+        const MaterialSignature sig = signature_of(n);
+        auto table = tb_.table(V::id, sig, format::Metric::dtc);
+        if (!table) throw Unavailable{table.take_error()};
+        const std::uint64_t i = (*table)->template index_for<V>().rank(n);
+        auto symbol = (*table)->file->read(i);
+        if (!symbol)
+            throw Unavailable{Failure{symbol.error().code == format::ErrorCode::io ? Status::io_error
+                                                                                    : Status::corrupt_table,
+                                      symbol.error().message}};
+        const std::optional<RuleEntry> e = rule_entry(*symbol);
+        if (!e)
+            throw Unavailable{Failure{Status::corrupt_table, (*table)->file->path().string() + ": position " +
+                                                                 std::to_string(i) + " holds symbol " +
+                                                                 std::to_string(*symbol) + ", no .dtc value"}};
+        return both_lone_kings(sig) ? king_against_king_entry(e->dtc, stronger_to_move) : *e;
+    }
+
+private:
+    // A table the judge needs is missing or damaged.
+    struct Unavailable {
+        Failure failure;
+    };
+
+    template <class F>
+    static auto guarded(F&& f) -> Outcome<decltype(f())> {
+        try {
+            return f();
+        } catch (const Unavailable& u) {
+            return u.failure;
+        }
+    }
+
+    const Tablebase& tb_;
+};
+
+}  // namespace dtb::probe

@@ -1,0 +1,100 @@
+// The .dtc tables (gen/dtc_tables.hpp): written pair by pair from files,
+// read back equal to the values solved in memory (king against king's
+// derived W included), verified from their successors, and a wrong value
+// or a damaged file found by that verification.
+#include "gen/dtc_tables.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "format/table_file.hpp"
+#include "gen/rule_solver.hpp"
+#include "rules/notation.hpp"
+#include "tables/table_names.hpp"
+#include "tests/scratch_dir.hpp"
+
+namespace dtb {
+namespace {
+
+using test_support::ScratchDir;
+
+// Every table up to `pieces` built into `dir` pair by pair (children read
+// back from the files) gives every position the entry of the solver that
+// kept everything in memory, in both orientations.
+template <class V>
+void files_match_memory(int pieces) {
+    ScratchDir dir;
+    std::ostringstream log;
+    const auto built = build_dtc_tables(V::id, all_signatures(V::id, pieces), dir.path(), 1, log);
+    EXPECT_EQ(built.size(), all_signatures(V::id, pieces).size());
+    const RuleSolver<V> memory(pieces);
+    RuleSolver<V> files;
+    std::uint64_t checked = 0, lone = 0;
+    for (const MaterialSignature& sig : all_signatures(V::id, pieces)) {
+        files.load(dir.path(), sig);
+        const PositionIndex<V> index(sig);
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const Position<V> n = index.unrank(i);
+            for (const bool ours : {true, false}) {
+                ASSERT_EQ(files.entry(n, ours), memory.entry(n, ours)) << sig.name() << " " << to_fen(n);
+                lone += ours && memory.entry(n, ours).least_win != kNever;
+            }
+            ++checked;
+        }
+    }
+    EXPECT_GT(lone, 0u);  // the lone-king field was written and read
+    std::cout << checked << " positions alike, " << lone << " with a lone-king win stored\n";
+    // A second run finds every table there.
+    EXPECT_TRUE(build_dtc_tables(V::id, all_signatures(V::id, pieces), dir.path(), 1, log).empty());
+}
+
+TEST(DtcTables, RussianFilesMatchMemory) { files_match_memory<Russian>(3); }
+TEST(DtcTables, InternationalFilesMatchMemory) { files_match_memory<International>(3); }
+
+std::uint64_t mismatches(const std::vector<VerifyReport>& reports, std::uint64_t* damaged = nullptr) {
+    std::uint64_t n = 0;
+    for (const VerifyReport& r : reports) {
+        n += r.mismatches;
+        if (damaged) *damaged += !r.damaged.empty();
+    }
+    return n;
+}
+
+TEST(DtcTables, VerifyFindsAWrongValueAndADamagedFile) {
+    ScratchDir dir;
+    std::ostringstream log;
+    build_dtc_tables(VariantId::Russian, all_signatures(VariantId::Russian, 3), dir.path(), 1, log);
+    std::uint64_t damaged = 0;
+    const auto clean = verify_dtc_tables(VariantId::Russian, dir.path(), log);
+    EXPECT_EQ(clean.size(), all_signatures(VariantId::Russian, 3).size());
+    EXPECT_EQ(mismatches(clean, &damaged), 0u);
+    EXPECT_EQ(damaged, 0u);
+
+    // KKvK rewritten, valid checksums, one position's T changed.
+    const MaterialSignature kkvk = *MaterialSignature::parse("KKvK");
+    const auto path = dir / table_file_name(VariantId::Russian, kkvk, format::Metric::dtc);
+    auto whole = format::read_whole_table(path);
+    ASSERT_TRUE(whole);
+    std::vector<std::uint16_t> words = whole->words;
+    ASSERT_FALSE(words.empty());
+    words[100] = words[100] == 0 ? 1 : 0;
+    format::write_table(path, whole->header.table, std::span<const std::uint16_t>(words));
+    const auto wrong = verify_dtc_tables(VariantId::Russian, dir.path(), log, {kkvk});
+    ASSERT_EQ(wrong.size(), 1u);
+    EXPECT_EQ(wrong[0].mismatches, 1u);
+    ASSERT_EQ(wrong[0].examples.size(), 1u);
+
+    // A byte of its data flipped: its checksum fails.
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-3, std::ios::end);
+    f.put('\x5A');
+    f.close();
+    damaged = 0;
+    mismatches(verify_dtc_tables(VariantId::Russian, dir.path(), log, {kkvk}), &damaged);
+    EXPECT_EQ(damaged, 1u);
+}
+
+}  // namespace
+}  // namespace dtb

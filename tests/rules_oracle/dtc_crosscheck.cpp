@@ -1,0 +1,115 @@
+// dtc_crosscheck DIR VARIANT PIECES SAMPLES [SEED]: on random positions of
+// the tables of exactly PIECES pieces in DIR (which must hold their .wdl,
+// .dtw and .dtc files and those of every smaller table), at random counts,
+// `dtb adjudicate` must answer exactly from the .dtc tables (basis dtc)
+// every time; each answer is then asked of RuleSearch over the WDL and DTW
+// tables alone (probe/adjudicate.hpp: a bounded search through DrawCounts
+// that never reads a .dtc file), and where that search settles it the two
+// must agree. Prints the tally; exit status 1 on any disagreement or
+// inexact answer, 2 on bad arguments. scripts/dtc-crosscheck.sh runs it.
+#include <cstdint>
+#include <iostream>
+#include <random>
+#include <string>
+
+#include "probe/adjudicate.hpp"
+#include "probe/adjudication_text.hpp"
+#include "rules/notation.hpp"
+#include "tables/signatures.hpp"
+
+namespace dtb {
+namespace {
+
+struct Tally {
+    std::uint64_t positions = 0, asked = 0, no_rule = 0, not_dtc = 0, searched = 0, settled = 0, agree = 0,
+                  disagree = 0, winnable = 0;
+};
+
+template <class V>
+int run(const probe::Tablebase& tb, int pieces, std::uint64_t samples, std::uint64_t seed) {
+    std::vector<MaterialSignature> sigs;
+    for (const MaterialSignature& s : all_signatures(V::id, pieces))
+        if (s.total() == pieces) sigs.push_back(s);
+    std::mt19937_64 rng(seed);
+    Tally t;
+    while (t.asked < samples) {
+        const MaterialSignature& sig = sigs[rng() % sigs.size()];
+        const PositionIndex<V> index(sig);
+        const Position<V> pos = index.unrank(rng() % index.size());
+        if (game_over(pos)) continue;
+        ++t.positions;
+        // A game's counts: the king-move count at most the conversion count
+        // (a conversion starts both again).
+        const int m = int(rng() % 32), k = int(rng() % 16), c = k + int(rng() % 32);
+        probe::AdjudicateOptions o;
+        o.moves_played = m;
+        o.king_moves_played = k;
+        o.conversion_moves_played = c;
+        auto a = probe::adjudicate(tb, pos, o);
+        if (!a) {
+            std::cerr << to_fen(pos) << ": " << a.error().message << '\n';
+            return 1;
+        }
+        if (!a->rule) {
+            ++t.no_rule;
+            continue;
+        }
+        ++t.asked;
+        if (a->wdl <= 0 || a->moves_left == 0) continue;  // no win to judge: the tables' value decides
+        if (!a->exact || a->basis != probe::Basis::dtc) {
+            ++t.not_dtc;
+            std::cerr << "not exact by DTC: " << to_fen(pos) << " " << m << "/" << k << "/" << c << ": "
+                      << probe::verdict_text(V::draw_rules, *a) << '\n';
+            continue;
+        }
+        t.winnable += a->winnable;
+        ++t.searched;
+        probe::RuleSearch<V> search(tb, *a->stronger, 2000000);
+        auto r = search.wins(pos, DrawCounts<V>::resumed(pos, m, k, c));
+        if (!r) {
+            std::cerr << to_fen(pos) << ": " << r.error().message << '\n';
+            return 1;
+        }
+        if (!r->has_value()) continue;
+        ++t.settled;
+        if (**r == a->winnable) {
+            ++t.agree;
+        } else {
+            ++t.disagree;
+            std::cerr << "DISAGREE: " << to_fen(pos) << " moves " << m << " king moves " << k << " conversion " << c
+                      << ": dtc says " << (a->winnable ? "winnable" : "not winnable") << ", the search "
+                      << (**r ? "winnable" : "not winnable") << '\n';
+        }
+    }
+    std::cout << V::name << " " << pieces << " pieces, seed " << seed << ": " << t.positions << " positions, "
+              << t.asked << " answers under a rule (" << t.no_rule << " positions with none), " << t.searched
+              << " with a win to judge, all exact by DTC except " << t.not_dtc << "; " << t.winnable
+              << " winnable; the search without DTC settled " << t.settled << ": " << t.agree << " agree, "
+              << t.disagree << " disagree" << std::endl;
+    return t.disagree == 0 && t.not_dtc == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace dtb
+
+int main(int argc, char** argv) {
+    if (argc < 5) {
+        std::cerr << "usage: dtc_crosscheck DIR russian|international PIECES SAMPLES [SEED]\n";
+        return 2;
+    }
+    const std::string variant = argv[2];
+    if (variant != "russian" && variant != "international") {
+        std::cerr << "unknown variant " << variant << '\n';
+        return 2;
+    }
+    const int pieces = std::stoi(argv[3]);
+    const std::uint64_t samples = std::stoull(argv[4]);
+    const std::uint64_t seed = argc > 5 ? std::stoull(argv[5]) : 1;
+    auto tb = dtb::probe::Tablebase::open({argv[1]}, std::size_t{1} << 30);
+    if (!tb) {
+        std::cerr << tb.error().message << '\n';
+        return 2;
+    }
+    const dtb::VariantId id = variant == "russian" ? dtb::VariantId::Russian : dtb::VariantId::International;
+    return dtb::with_variant(id, [&]<class V>() { return dtb::run<V>(**tb, pieces, samples, seed); });
+}
