@@ -68,7 +68,7 @@ Answer<ProbeReport> probe_report(dtb_tablebase* tb, const dtb_position& pos) {
         const int s3 = dtb_probe_dtc(tb, &pos, &rule_wdl, &r.dtc);
         if (s3 == DTB_OK)
             r.rule_wdl = rule_wdl;
-        else if (s3 != DTB_MISSING_TABLE)
+        else if (s3 != DTB_MISSING_TABLE && s3 != DTB_TOO_MANY_PIECES)  // no .dtc table: no such values
             return failure(tb, s3);
     }
     if (r.value.wdl != DTB_DRAW && r.value.dtw > 0) {

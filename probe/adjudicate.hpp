@@ -439,7 +439,11 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
         if (auto t = rule_tables.dtc(pos)) a.dtc = t->wdl == 0 ? -1 : t->plies;
         return a;
     }
-    if (ruled.error().status != Status::missing_table) return ruled.take_error();
+    // Without the .dtc tables (a missing one, or more pieces than any
+    // present: the DTW probe may have reached smaller tables by captures),
+    // DTW and the search answer as before.
+    if (ruled.error().status != Status::missing_table && ruled.error().status != Status::too_many_pieces)
+        return ruled.take_error();
     a.missing_dtc = ruled.error().message;
     a.basis = Basis::dtw;
     a.doubt = detail::dtw_doubt<V>(tb, pos, a);

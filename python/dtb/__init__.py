@@ -35,7 +35,7 @@ from ._dtb import (BadFenError, CorruptTableError, Error, IllegalMoveError, Miss
                    TooManyPiecesError)
 
 __all__ = [
-    "WDL", "Value", "MoveValue", "DrawRule", "Adjudication", "Tablebase", "open_tablebase", "perft", "play",
+    "WDL", "Value", "RuleValue", "MoveValue", "DrawRule", "Adjudication", "Tablebase", "open_tablebase", "perft", "play",
     "start_fen", "Error", "BadFenError", "MissingTableError", "TooManyPiecesError", "CorruptTableError",
     "TableIOError", "IllegalMoveError"
 ]
@@ -67,6 +67,14 @@ class Value:
 
 
 @dataclass(frozen=True)
+class RuleValue:
+    """The value under the move-count rules with every count fresh (docs/VALUES.md): wdl for the side to
+    move, and dtc, the plies to the next capture or crowning (or man move) with best play, None for a draw."""
+    wdl: WDL
+    dtc: Optional[int]
+
+
+@dataclass(frozen=True)
 class MoveValue:
     """A legal move and the value it leads to for the side making it."""
     move: str
@@ -95,11 +103,13 @@ class Adjudication:
     rule: the rule that ends the game first (None if none applies); moves_left: the stronger side's moves
     under it; winnable: whether that side can still win within them; exact: whether the tables settle it
     (else winnable is DTW's guess and verdict says why); wdl and dtw: the value with no count, wdl for the
-    stronger side and dtw for the side to move."""
+    stronger side and dtw for the side to move; dtc, when the .dtc tables answered (basis "dtc", every
+    answer exact), the position's distance to conversion with every count fresh."""
     variant: str
     fen: str
     moves_played: int
     king_moves_played: int
+    conversion_moves_played: int
     rule: Optional[str]
     rule_title: Optional[str]
     limit_moves: Optional[int]
@@ -112,6 +122,7 @@ class Adjudication:
     stronger_side: Optional[str]
     wdl: Optional[WDL]
     dtw: Optional[int]
+    dtc: Optional[int]
     also_ending_then: List[str]
     rules_considered: List[DrawRule]
 
@@ -191,17 +202,28 @@ class Tablebase:
         return [MoveValue(move, WDL(wdl), dtw) for move, (wdl, dtw) in self._handle.moves(self._v(variant, fen), fen)]
 
     def adjudicate(self, fen: str, moves_played: int, king_moves: Optional[int] = None, *,
-                   variant: Optional[str] = None) -> Adjudication:
+                   conversion_moves: Optional[int] = None, variant: Optional[str] = None) -> Adjudication:
         """The move-count draw rules at the position, as dtb adjudicate --fen: moves_played is the stronger
         side's moves since the count started; king_moves its moves in a row with only kings moved and nothing
-        captured (2.1.9.1.8, 3.5's 25 moves), if not the same."""
-        if moves_played < 0 or (king_moves is not None and king_moves < 0):
-            raise ValueError("moves_played and king_moves count moves: 0 or more")
+        captured (2.1.9.1.8, 3.5's 25 moves), if not the same; conversion_moves the moves since the last
+        capture or crowning (2.1.9.1.5), if not the same."""
+        if moves_played < 0 or any(c is not None and c < 0 for c in (king_moves, conversion_moves)):
+            raise ValueError("moves_played, king_moves and conversion_moves count moves: 0 or more")
         kings = moves_played if king_moves is None else king_moves
-        d = self._handle.adjudicate(self._v(variant, fen), fen, moves_played, kings)
+        conversions = moves_played if conversion_moves is None else conversion_moves
+        d = self._handle.adjudicate(self._v(variant, fen), fen, moves_played, kings, conversions)
         d["wdl"] = None if d["wdl"] is None else WDL(d["wdl"])
         d["rules_considered"] = [DrawRule(**r) for r in d["rules_considered"]]
-        return Adjudication(moves_played=moves_played, king_moves_played=kings, **d)
+        return Adjudication(moves_played=moves_played, king_moves_played=kings,
+                            conversion_moves_played=conversions, **d)
+
+    def probe_dtc(self, fen: str, *, variant: Optional[str] = None) -> RuleValue:
+        """The values under the move-count rules with every count fresh, from the .dtc tables (dtb gen
+        --dtc): the rule-aware value for the side to move (a win the counts turn into a draw is DRAW) and
+        the distance to conversion in plies (None when drawn under the counts). MissingTableError naming the
+        .dtc file when it is not there."""
+        wdl, dtc = self._handle.probe_dtc(self._v(variant, fen), fen)
+        return RuleValue(WDL(wdl), dtc)
 
 
 def open_tablebase(dirs: Union[PathLike, Iterable[PathLike]], *, variant: Optional[str] = None,

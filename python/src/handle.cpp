@@ -122,10 +122,21 @@ std::vector<RootMove> Handle::moves(const dtb_position& pos) const {
     });
 }
 
-Adjudicated Handle::adjudicate(const dtb_position& pos, int moves_played, int king_moves_played) const {
+std::pair<int, int> Handle::probe_dtc(const dtb_position& pos) const {
+    return with_handle([&](dtb_tablebase* tb) {
+        int wdl = 0, dtc = -1;
+        if (const int s = dtb_probe_dtc(tb, &pos, &wdl, &dtc); s != DTB_OK) fail(s);
+        return std::pair<int, int>{wdl, dtc};
+    });
+}
+
+Adjudicated Handle::adjudicate(const dtb_position& pos, int moves_played, int king_moves_played,
+                               int conversion_moves_played) const {
     return with_handle([&](dtb_tablebase* tb) {
         Adjudicated out;
-        if (const int s = dtb_adjudicate(tb, &pos, moves_played, king_moves_played, &out.a); s != DTB_OK) fail(s);
+        const int s =
+            dtb_adjudicate_counts(tb, &pos, moves_played, king_moves_played, conversion_moves_played, &out.a);
+        if (s != DTB_OK) fail(s);
         out.verdict = verdict_text(out.a);
         out.fen = fen_of(pos);
         return out;

@@ -52,7 +52,10 @@ public:
     // Every legal move with its value, best first: winning fastest, then
     // drawing, then losing slowest (generation order among equals).
     std::vector<RootMove> moves(const dtb_position& pos) const;
-    Adjudicated adjudicate(const dtb_position& pos, int moves_played, int king_moves_played) const;
+    Adjudicated adjudicate(const dtb_position& pos, int moves_played, int king_moves_played,
+                           int conversion_moves_played) const;
+    // dtb_probe_dtc: the rule-aware value and the distance to conversion (-1: drawn under the counts).
+    std::pair<int, int> probe_dtc(const dtb_position& pos) const;
 
 private:
     // The open handle, under a shared lock that close() waits for.

@@ -46,8 +46,8 @@ py::list rules_considered(const dtb_adjudication& a) {
     return rules;
 }
 
-// The fields of `dtb adjudicate --json` but moves_played and
-// king_moves_played, under the same names.
+// The fields of `dtb adjudicate --json` but moves_played,
+// king_moves_played and conversion_moves_played, under the same names.
 py::dict adjudication_dict(const Adjudicated& r) {
     const dtb_adjudication& a = r.a;
     const bool has_rule = a.rule >= 0;
@@ -70,6 +70,7 @@ py::dict adjudication_dict(const Adjudicated& r) {
     d["stronger_side"] = a.stronger_side < 0 ? py::none() : py::cast(a.stronger_side == DTB_WHITE ? "white" : "black");
     d["wdl"] = rule_or_none(a.wdl);
     d["dtw"] = a.dtw >= 0 ? py::cast(a.dtw) : py::none();
+    d["dtc"] = a.basis == DTB_BASIS_DTC && a.dtc >= 0 ? py::cast(a.dtc) : py::none();
     d["also_ending_then"] = also;
     d["rules_considered"] = rules_considered(a);
     return d;
@@ -106,9 +107,15 @@ void add_handle(py::module_& m) {
                  for (const RootMove& r : moves) out.append(py::make_tuple(r.move, value_tuple(r.value)));
                  return out;
              })
-        .def("adjudicate", [](const Handle& h, const Variant& variant, const std::string& fen, int moves, int kings) {
-            return adjudication_dict(
-                probe(variant, fen, [&](const dtb_position& p) { return h.adjudicate(p, moves, kings); }));
+        .def("probe_dtc",
+             [](const Handle& h, const Variant& variant, const std::string& fen) {
+                 const auto [wdl, dtc] = probe(variant, fen, [&](const dtb_position& p) { return h.probe_dtc(p); });
+                 return py::make_tuple(wdl, dtc >= 0 ? py::cast(dtc) : py::none());
+             })
+        .def("adjudicate", [](const Handle& h, const Variant& variant, const std::string& fen, int moves, int kings,
+                              int conversions) {
+            return adjudication_dict(probe(
+                variant, fen, [&](const dtb_position& p) { return h.adjudicate(p, moves, kings, conversions); }));
         });
 }
 

@@ -295,7 +295,7 @@ TEST(Adjudicate, VerdictRefusesWhatAdjudicateDidNotWrite) {
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.variant = DTB_INTERNATIONAL; }));  // 8 rules, not 4
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.rule = 8; }));
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.stronger_side = -1; }));
-    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.basis = 5; }));
+    EXPECT_TRUE(refused([](dtb_adjudication& a) { a.basis = DTB_BASIS_DTC + 1; }));
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.moves_needed = -1; }));
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.side_to_move = 2; }));
     EXPECT_TRUE(refused([](dtb_adjudication& a) { a.kings[0] = -1; }));

@@ -1,11 +1,12 @@
 """Every function of the module against the dtb program on the same tables."""
 
 import dataclasses
+import subprocess
 
 import pytest
 
 import dtb
-from conftest import SEEDS, sample_positions
+from conftest import SEEDS, Cli, sample_positions
 
 VARIANTS = list(SEEDS)
 
@@ -140,3 +141,24 @@ def test_play_agrees_with_dtb_probe_line(tb, cli):
     for move in want["pv"]:
         fen = dtb.play(fen, move)
     assert tb.moves(fen) == [] and tb.probe_dtw(fen) == dtb.Value(dtb.WDL.LOSS, 0)
+
+
+def test_values_under_the_counts_agree_with_dtb(dtb_binary, tmp_path):
+    """With .dtc tables (dtb gen --dtc): probe_dtc and adjudicate with a conversion count apart give what
+    dtb probe and dtb adjudicate --conversion-moves give."""
+    done = subprocess.run([dtb_binary, "gen", "--variant", "russian", "--only", "KKKvK", "--dtc", "--dir",
+                           str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    cli = Cli(dtb_binary, tmp_path)
+    fen = "W:WKf8,Ke7,Kh6:BKb8"
+    with dtb.open_tablebase(tmp_path) as tb:
+        shown = cli.probe("russian", [fen])[0]
+        assert tb.probe_dtc(fen) == dtb.RuleValue(dtb.WDL.WIN, shown["dtc"]) and shown["dtc"] == 22
+        for moves, conversions in ((0, 0), (0, 29), (3, 3), (2, 10)):
+            got = tb.adjudicate(fen, moves, conversion_moves=conversions)
+            want = cli.json_lines("adjudicate", "--variant", "russian", "--dir", str(tmp_path), "--fen", fen,
+                                  "--moves-played", str(moves), "--conversion-moves", str(conversions), "--json")[0]
+            assert _as_cli_json(got) == want
+            assert got.exact and got.basis == "dtc"
+        with pytest.raises(dtb.MissingTableError):
+            tb.probe_dtc("W:WKa1,Kc3,e3:BKh8")  # KKMvK: no .dtc table built
