@@ -184,10 +184,11 @@ void add_gen_commands(CLI::App& app) {
     gen->add_flag("--keep-raw", o->keep_raw,
                   "Also keep each table's exact values (NAME.raw, one value per position, captures included)\n"
                   "for tests and scripts; engines and dtb verify need only the .wdl and .dtw files");
-    gen->add_flag("--dtc", o->dtc,
-                  "Also build each table's values under the move-count draw rules (NAME.dtc: the distance to\n"
-                  "conversion and the lone-king counts, docs/VALUES.md), which make dtb adjudicate exact for every\n"
-                  "count. Each pair is solved in memory after the tables it converts into (under mpirun, by process 0)");
+    gen->add_flag(
+        "--dtc", o->dtc,
+        "Also build each table's values under the move-count draw rules (NAME.dtc: the distance to\n"
+        "conversion and the lone-king counts, docs/VALUES.md), which make dtb adjudicate exact for every\n"
+        "count. Each pair is solved in memory after the tables it converts into (under mpirun, by process 0)");
     gen->add_flag("--json", o->json, "Print a JSON summary of the tables built on standard output");
     gen->callback([o] { run_gen(*o); });
 

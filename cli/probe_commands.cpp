@@ -92,7 +92,8 @@ void print_report(const ProbeReport& r) {
                   << moves_text(r.value.dtw / 2) << ")\n";
     }
     if (r.rule_wdl) {
-        std::cout << "Counts:    " << rule_class_word(r.value.wdl, *r.rule_wdl) << " under the move-count rules, every count fresh";
+        std::cout << "Counts:    " << rule_class_word(r.value.wdl, *r.rule_wdl)
+                  << " under the move-count rules, every count fresh";
         if (r.dtc >= 0) std::cout << " (DTC " << plies_text(r.dtc) << " to the next conversion)";
         std::cout << '\n';
     }

@@ -7,9 +7,8 @@
 #include <iomanip>
 #include <set>
 
-#include "rules/notation.hpp"
-
 #include "gen/rule_solver.hpp"
+#include "rules/notation.hpp"
 #include "tables/signatures.hpp"
 #include "tables/table_names.hpp"
 

@@ -94,8 +94,9 @@ public:
         for (std::uint64_t i = 0; i < t.index.size(); ++i) {
             const std::uint16_t symbol = h.symbol_bits == 16 ? whole->words[i] : whole->bytes[i];
             const std::optional<RuleEntry> e = rule_entry(symbol);
-            if (!e) throw std::runtime_error(path.string() + ": position " + std::to_string(i) + " holds symbol " +
-                                             std::to_string(symbol) + ", which no .dtc table holds");
+            if (!e)
+                throw std::runtime_error(path.string() + ": position " + std::to_string(i) + " holds symbol " +
+                                         std::to_string(symbol) + ", which no .dtc table holds");
             t.dtc[i] = e->dtc.pack();
             if (!t.lone) continue;
             for (const bool ours : {true, false}) {
@@ -116,8 +117,8 @@ public:
         const Table& t = table(sig);
         const std::uint64_t n = t.index.size();
         std::vector<std::uint16_t> out(n);
-        d = format::TableDescription{file_variant(V::id), file_material(sig), format::Metric::dtc,
-                                     PositionIndex<V>::kVersion, -1, -1};
+        d = format::TableDescription{
+            file_variant(V::id), file_material(sig), format::Metric::dtc, PositionIndex<V>::kVersion, -1, -1};
         for (std::uint64_t i = 0; i < n; ++i) {
             const RuleEntry e = stored_entry(t, i);
             if (t.both_lone)
@@ -148,7 +149,8 @@ public:
         options.threads = threads;
         const std::filesystem::path path = dir / table_file_name(V::id, sig, format::Metric::dtc);
         const Table& t = table(sig);
-        if (t.lone && !t.both_lone) return format::write_table(path, d, std::span<const std::uint16_t>(words), {}, options);
+        if (t.lone && !t.both_lone)
+            return format::write_table(path, d, std::span<const std::uint16_t>(words), {}, options);
         const std::vector<std::uint8_t> bytes(words.begin(), words.end());
         return format::write_table(path, d, std::span<const std::uint8_t>(bytes), {}, options);
     }

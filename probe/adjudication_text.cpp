@@ -61,8 +61,8 @@ std::string win_verdict(std::span<const DrawRule> rules, const Adjudication& a, 
     const std::string need_text = S + " needs " + moves_text(need) + " to win with best play (DTW " +
                                   std::to_string(a.value) + " plies, " + side_name(a.side_to_move) + " to move)";
     if (a.basis == Basis::search || a.basis == Basis::dtc) {
-        const std::string shows = a.basis == Basis::dtc ? "the values under the counts (.dtc tables) show"
-                                                        : "a search over the tables shows";
+        const std::string shows =
+            a.basis == Basis::dtc ? "the values under the counts (.dtc tables) show" : "a search over the tables shows";
         if (a.winnable && fits)
             return "Winnable: " + need_text + " and " + leaves + "; " + shows +
                    " no count that a capture or crowning starts on the way cuts it short.";

@@ -44,9 +44,9 @@ public:
         const std::uint64_t i = (*table)->template index_for<V>().rank(n);
         auto symbol = (*table)->file->read(i);
         if (!symbol)
-            throw Unavailable{Failure{symbol.error().code == format::ErrorCode::io ? Status::io_error
-                                                                                    : Status::corrupt_table,
-                                      symbol.error().message}};
+            throw Unavailable{
+                Failure{symbol.error().code == format::ErrorCode::io ? Status::io_error : Status::corrupt_table,
+                        symbol.error().message}};
         const std::optional<RuleEntry> e = rule_entry(*symbol);
         if (!e)
             throw Unavailable{Failure{Status::corrupt_table, (*table)->file->path().string() + ": position " +

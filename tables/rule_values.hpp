@@ -102,7 +102,7 @@ inline bool both_lone_kings(const MaterialSignature& sig) {
     return sig.men[0] == 0 && sig.men[1] == 0 && sig.kings[0] == 1 && sig.kings[1] == 1;
 }
 
-inline constexpr int kMaxLoneMoves = 16;    // no lone-king count is longer (rules/draw_rules.hpp)
+inline constexpr int kMaxLoneMoves = 16;      // no lone-king count is longer (rules/draw_rules.hpp)
 inline constexpr std::uint8_t kNever = 0xFF;  // no r up to kMaxLoneMoves decides
 
 // What is stored of one position: T, and for a lone-king ending the least
@@ -126,8 +126,7 @@ inline std::uint16_t rule_symbol(const RuleEntry& e) {
     if (dtc > 0xFF || (e.dtc.wdl > 0 && e.dtc.plies < 1) || e.dtc.plies < 0)
         throw std::range_error("a distance to conversion of " + std::to_string(e.dtc.plies) + " plies");
     unsigned lone = 0;
-    if (e.least_win != kNever && e.least_loss != kNever)
-        throw std::range_error("a lone-king ending both won and lost");
+    if (e.least_win != kNever && e.least_loss != kNever) throw std::range_error("a lone-king ending both won and lost");
     if (e.least_win != kNever) lone = e.least_win;
     if (e.least_loss != kNever) lone = kMaxLoneMoves + unsigned(e.least_loss);
     if ((e.least_win != kNever && (e.least_win < 1 || e.least_win > kMaxLoneMoves)) ||
@@ -332,8 +331,7 @@ private:
                 const int plies = 2 * s.left;
                 const bool a_free = counts.conversion_limit >= kNoLimit || s.a + plies <= counts.conversion_limit;
                 const bool b_free = counts.king_move_limit >= kNoLimit || s.b + plies <= counts.king_move_limit;
-                if ((s.a == 0 && s.b == 0) ||
-                    (a_free && b_free && counts.conversion_limit > 2 * kMaxLoneMoves))
+                if ((s.a == 0 && s.b == 0) || (a_free && b_free && counts.conversion_limit > 2 * kMaxLoneMoves))
                     return judge.lone_wdl(n, pos.side_to_move == *stronger, s.left);
                 return std::nullopt;
             }

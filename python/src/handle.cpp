@@ -134,8 +134,7 @@ Adjudicated Handle::adjudicate(const dtb_position& pos, int moves_played, int ki
                                int conversion_moves_played) const {
     return with_handle([&](dtb_tablebase* tb) {
         Adjudicated out;
-        const int s =
-            dtb_adjudicate_counts(tb, &pos, moves_played, king_moves_played, conversion_moves_played, &out.a);
+        const int s = dtb_adjudicate_counts(tb, &pos, moves_played, king_moves_played, conversion_moves_played, &out.a);
         if (s != DTB_OK) fail(s);
         out.verdict = verdict_text(out.a);
         out.fen = fen_of(pos);

@@ -114,8 +114,8 @@ void add_handle(py::module_& m) {
              })
         .def("adjudicate", [](const Handle& h, const Variant& variant, const std::string& fen, int moves, int kings,
                               int conversions) {
-            return adjudication_dict(probe(
-                variant, fen, [&](const dtb_position& p) { return h.adjudicate(p, moves, kings, conversions); }));
+            return adjudication_dict(
+                probe(variant, fen, [&](const dtb_position& p) { return h.adjudicate(p, moves, kings, conversions); }));
         });
 }
 

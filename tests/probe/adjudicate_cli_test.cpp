@@ -49,11 +49,26 @@ TEST(AdjudicateCli, JsonFields) {
     const Output r = dtb("adjudicate " + kDemo + " --dir " + tables() + " --moves-played 3 --json");
     ASSERT_EQ(r.status, 0) << r.err;
     const Json j = Json::parse(r.out);
-    EXPECT_EQ(keys(j), (std::vector<std::string>{"variant", "fen", "moves_played", "king_moves_played",
-                                                 "conversion_moves_played", "rule", "rule_title", "limit_moves",
-                                                 "moves_left", "winnable", "exact", "moves_needed", "verdict", "basis",
-                                                 "stronger_side", "wdl", "dtw", "dtc",
-                                                 "also_ending_then", "rules_considered"}));
+    EXPECT_EQ(keys(j), (std::vector<std::string>{"variant",
+                                                 "fen",
+                                                 "moves_played",
+                                                 "king_moves_played",
+                                                 "conversion_moves_played",
+                                                 "rule",
+                                                 "rule_title",
+                                                 "limit_moves",
+                                                 "moves_left",
+                                                 "winnable",
+                                                 "exact",
+                                                 "moves_needed",
+                                                 "verdict",
+                                                 "basis",
+                                                 "stronger_side",
+                                                 "wdl",
+                                                 "dtw",
+                                                 "dtc",
+                                                 "also_ending_then",
+                                                 "rules_considered"}));
     EXPECT_EQ(j["rule"], "2.1.9.1.4");
     EXPECT_EQ(j["limit_moves"], 15);
     EXPECT_EQ(j["moves_left"], 12);

@@ -186,8 +186,8 @@ private:
                 x ^= x >> 31;
                 x *= 0x94D049BB133111EBULL;
                 const int k = all[j].king_plies / 2;
-                all.push_back({all[j].lone_moves, 2 * (k + int(x % std::uint64_t(62 - std::min(k, 61)))),
-                               all[j].king_plies});
+                all.push_back(
+                    {all[j].lone_moves, 2 * (k + int(x % std::uint64_t(62 - std::min(k, 61)))), all[j].king_plies});
             }
         }
         if (all_counts_ || o_.counts_per_position == 0 || all.size() <= o_.counts_per_position) return all;
@@ -216,8 +216,8 @@ private:
         }
         if (o_.with_dtc && a.wdl > 0 && a.moves_left > 0 && (!a.exact || a.basis != probe::Basis::dtc) &&
             ++t_.not_dtc <= 10)
-            ADD_FAILURE() << to_fen(pos) << " moves played " << c.lone_moves << ": not answered by the .dtc tables: "
-                          << probe::verdict_text(V::draw_rules, a);
+            ADD_FAILURE() << to_fen(pos) << " moves played " << c.lone_moves
+                          << ": not answered by the .dtc tables: " << probe::verdict_text(V::draw_rules, a);
         if (a.exact) {
             ++t_.exact_by_dtw;
         } else if (open_++ % o_.search_every != 0 || searches_ >= o_.searches_per_table) {
@@ -243,8 +243,9 @@ private:
         t_.winnable += a.winnable;
         if (wins != a.winnable && ++t_.disagreements <= 10)
             ADD_FAILURE() << to_fen(pos) << " moves played " << c.lone_moves << ", king moves " << c.king_plies / 2
-                          << ", since conversion " << c.conversion_plies / 2 << ": adjudicate says " << (a.winnable ? "winnable" : "not winnable")
-                          << ", the oracle says the stronger side " << (wins ? "wins" : "does not win") << "\n"
+                          << ", since conversion " << c.conversion_plies / 2 << ": adjudicate says "
+                          << (a.winnable ? "winnable" : "not winnable") << ", the oracle says the stronger side "
+                          << (wins ? "wins" : "does not win") << "\n"
                           << probe::verdict_text(V::draw_rules, a);
     }
 
