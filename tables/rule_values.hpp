@@ -321,7 +321,12 @@ private:
             return best;
         }
 
-        // Where the stored values answer: the counts they assume fresh are.
+        // Where the stored values answer: the counts they assume fresh are,
+        // or they settle it anyway. Counts already run only take wins away,
+        // from both sides (the game is the same with more of its lines cut
+        // short as draws), so a draw with them fresh is a draw now; and a
+        // conversion T promises within the plies every count still leaves
+        // comes along the same lines now.
         std::optional<int> settled(const Position<V>& pos, const SearchState& s) const {
             const Position<V> n = normalize(pos);
             if (s.left < kNoLimit) {
@@ -331,16 +336,21 @@ private:
                 const int plies = 2 * s.left;
                 const bool a_free = counts.conversion_limit >= kNoLimit || s.a + plies <= counts.conversion_limit;
                 const bool b_free = counts.king_move_limit >= kNoLimit || s.b + plies <= counts.king_move_limit;
-                if ((s.a == 0 && s.b == 0) || (a_free && b_free && counts.conversion_limit > 2 * kMaxLoneMoves))
-                    return judge.lone_wdl(n, pos.side_to_move == *stronger, s.left);
+                const int w = judge.lone_wdl(n, pos.side_to_move == *stronger, s.left);
+                if ((s.a == 0 && s.b == 0) || w == 0 || (a_free && b_free && counts.conversion_limit > 2 * kMaxLoneMoves))
+                    return w;
                 return std::nullopt;
             }
             const Timed dtc = judge.store_.entry(n, true).dtc;
-            if (counts.to_conversion()) {
-                if (s.b != 0) return std::nullopt;
-                return threshold(dtc, counts.conversion_limit - s.a);
-            }
-            return threshold(dtc, counts.king_move_limit - s.b);
+            if (!counts.to_conversion()) return threshold(dtc, counts.king_move_limit - s.b);
+            const int fresh_b = threshold(dtc, counts.conversion_limit - s.a);
+            if (s.b == 0 || fresh_b == 0) return fresh_b;
+            const int left = std::min(counts.conversion_limit - s.a, counts.king_move_limit - s.b);
+            // Kings alone (no man to move): every ply raises both counts, and
+            // T's fastest conversion is the one the nearer limit allows.
+            if (n.men(White) == 0 && n.men(Black) == 0) return threshold(dtc, left);
+            if (dtc.plies <= left) return dtc.wdl;
+            return std::nullopt;
         }
     };
 

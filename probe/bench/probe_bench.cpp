@@ -167,6 +167,54 @@ void BM_DtwWarmQuiet(benchmark::State& state) { probe_loop(state, warm_handle(),
 void BM_WdlWarmAny(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_wdl, setup().any); }
 void BM_DtwWarmAny(benchmark::State& state) { probe_loop(state, warm_handle(), dtb_probe_dtw, setup().any); }
 
+// The values under the counts (dtb_probe_dtc: rule-aware value and DTC),
+// when the directory holds the .dtc tables (dtb gen --dtc); a handle of
+// its own, warmed on both pools. Reported as an error otherwise.
+int probe_dtc_value(dtb_tablebase* tb, const dtb_position* p, dtb_value* v) {
+    int wdl = 0, dtc = -1;
+    const int s = dtb_probe_dtc(tb, p, &wdl, &dtc);
+    *v = dtb_value{wdl, dtc};
+    return s;
+}
+
+dtb_tablebase* warm_dtc_handle() {
+    static dtb_tablebase* tb = [] {
+        dtb_tablebase* t = open_handle(std::size_t{2} << 30);
+        dtb_value v;
+        for (const auto* pool : {&setup().quiet, &setup().any})
+            for (const dtb_position& p : *pool) probe_dtc_value(t, &p, &v);
+        return t;
+    }();
+    return tb;
+}
+
+void BM_DtcWarmQuiet(benchmark::State& state) { probe_loop(state, warm_dtc_handle(), probe_dtc_value, setup().quiet); }
+void BM_DtcWarmAny(benchmark::State& state) { probe_loop(state, warm_dtc_handle(), probe_dtc_value, setup().any); }
+
+// dtb_adjudicate_counts from the .dtc tables at counts drawn from the
+// position's place in the pool (the stronger side's moves 0-15, king moves
+// and moves since conversion 0-15).
+void BM_AdjudicateDtcAny(benchmark::State& state) {
+    dtb_tablebase* tb = warm_dtc_handle();
+    const std::vector<dtb_position>& pool = setup().any;
+    std::vector<double> ns;
+    ns.reserve(1 << 20);
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const dtb_position& p = pool[i % pool.size()];
+        const int m = int(i % 16), k = int((i / 16) % 16), c = int((i / 7) % 16);
+        ++i;
+        dtb_adjudication a;
+        const auto t0 = Clock::now();
+        const int status = dtb_adjudicate_counts(tb, &p, m, std::min(k, c), c, &a);
+        const auto t1 = Clock::now();
+        benchmark::DoNotOptimize(a);
+        if (status != DTB_OK) state.SkipWithError(dtb_status_name(status));
+        if (ns.size() < ns.capacity()) ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
+    }
+    report(state, ns);
+}
+
 // 256 quiet positions probed over and over: their blocks stay in the
 // processor's caches, so this is the probe's own work (index, table,
 // cache look-up) without the memory latency of a random block.
@@ -258,6 +306,9 @@ void BM_BestMoveWarm(benchmark::State& state) {
 BENCHMARK(BM_WdlWarmQuiet);
 BENCHMARK(BM_DtwWarmQuiet);
 BENCHMARK(BM_WdlWarmAny);
+BENCHMARK(BM_DtcWarmQuiet);
+BENCHMARK(BM_DtcWarmAny);
+BENCHMARK(BM_AdjudicateDtcAny);
 BENCHMARK(BM_DtwWarmAny);
 BENCHMARK(BM_WdlHotQuiet);
 BENCHMARK(BM_DtwHotQuiet);
