@@ -1,7 +1,8 @@
 // What the move-count draw rules change, table by table (docs/VALUES.md 3):
-// the rule-aware value of every position (RuleSolver) beside its value with
-// unlimited moves (the WDL tables, through the probe's search). The values
-// behind `dtb rule-report`, which words and formats them.
+// the rule-aware value of every position (solved in memory by RuleSolver,
+// or read from the .dtc tables through probe::RuleTables) beside its value
+// with unlimited moves (the WDL tables, through the probe's search). The
+// values behind `dtb rule-report`, which words and formats them.
 #pragma once
 
 #include <omp.h>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "gen/rule_solver.hpp"
+#include "probe/rule_tables.hpp"
 #include "probe/search.hpp"
 
 namespace dtb {
@@ -26,11 +28,26 @@ struct RuleReportRow {
     int longest_rule_win_dtc = -1;                  // the most plies to conversion of a win under the counts
 };
 
-// One row per table of up to `solver`'s pieces, in the order of
-// all_signatures. Throws if the two values contradict each other (a win
-// under the counts that is no win without them): that is a bug.
+// The .dtc tables as rule_report's source of values; throws what the
+// probe cannot read.
 template <class V>
-std::vector<RuleReportRow> rule_report(const RuleSolver<V>& solver, const probe::Tablebase& tb, int max_pieces) {
+struct RuleFiles {
+    probe::RuleTables<V> tables;
+    int fresh_wdl(const Position<V>& pos) const { return take(tables.fresh_wdl(pos)); }
+    Timed dtc(const Position<V>& pos) const { return take(tables.dtc(pos)); }
+    template <class T>
+    static T take(probe::Outcome<T> v) {
+        if (!v) throw std::runtime_error(v.error().message);
+        return *v;
+    }
+};
+
+// One row per table of up to `max_pieces` pieces, in the order of
+// all_signatures; `rules` gives fresh_wdl(pos) and dtc(pos) (RuleSolver or
+// RuleFiles). Throws if the two values contradict each other (a win under
+// the counts that is no win without them): that is a bug.
+template <class V, class Rules>
+std::vector<RuleReportRow> rule_report(const Rules& solver, const probe::Tablebase& tb, int max_pieces) {
     std::vector<RuleReportRow> rows;
     for (const MaterialSignature& sig : all_signatures(V::id, max_pieces)) {
         const PositionIndex<V> index(sig);
@@ -52,7 +69,16 @@ std::vector<RuleReportRow> rule_report(const RuleSolver<V>& solver, const probe:
                     failure = unlimited.error().message;
                     continue;
                 }
-                const int rule = solver.fresh_wdl(pos);
+                int rule = 0;
+                Timed dtc;
+                try {
+                    rule = solver.fresh_wdl(pos);
+                    dtc = solver.dtc(pos);
+                } catch (const std::exception& e) {
+#pragma omp critical
+                    failure = e.what();
+                    continue;
+                }
                 ++mine.positions;
                 mine.wins += *unlimited > 0;
                 mine.draws += *unlimited == 0;
@@ -61,7 +87,7 @@ std::vector<RuleReportRow> rule_report(const RuleSolver<V>& solver, const probe:
                 mine.rule_losses += rule < 0;
                 mine.count_drawn_wins += *unlimited > 0 && rule == 0;
                 mine.count_saved_losses += *unlimited < 0 && rule == 0;
-                if (rule > 0) mine.longest_rule_win_dtc = std::max(mine.longest_rule_win_dtc, solver.dtc(pos).plies);
+                if (rule > 0) mine.longest_rule_win_dtc = std::max(mine.longest_rule_win_dtc, dtc.plies);
                 if ((rule > 0 && *unlimited <= 0) || (rule < 0 && *unlimited >= 0)) {
 #pragma omp critical
                     failure = sig.name() + " position " + std::to_string(i) + ": value " + std::to_string(rule) +

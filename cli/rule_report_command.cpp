@@ -56,10 +56,20 @@ void run(const RuleReportOptions& o) {
     // Every WDL table the report reads, before the long solve.
     for (const MaterialSignature& sig : all_signatures(V::id, o.pieces))
         if (auto t = (*tb)->table(V::id, sig, format::Metric::wdl); !t) throw std::runtime_error(t.error().message);
-    std::cerr << "solving the values under the counts of every table up to " << o.pieces << " pieces...\n";
-    const RuleSolver<V> solver(o.pieces);
-    std::cerr << "comparing with the tables in " << o.dir << "...\n";
-    const std::vector<RuleReportRow> rows = rule_report(solver, **tb, o.pieces);
+    // The .dtc tables when every one is there (dtb gen --dtc), else a solve in memory.
+    bool files = true;
+    for (const MaterialSignature& sig : all_signatures(V::id, o.pieces))
+        files = files && bool((*tb)->table(V::id, sig, format::Metric::dtc));
+    std::vector<RuleReportRow> rows;
+    if (files) {
+        std::cerr << "reading the values under the counts from the .dtc tables in " << o.dir << "...\n";
+        rows = rule_report<V>(RuleFiles<V>{probe::RuleTables<V>(**tb)}, **tb, o.pieces);
+    } else {
+        std::cerr << "solving the values under the counts of every table up to " << o.pieces << " pieces...\n";
+        const RuleSolver<V> solver(o.pieces);
+        std::cerr << "comparing with the tables in " << o.dir << "...\n";
+        rows = rule_report<V>(solver, **tb, o.pieces);
+    }
     if (o.json) {
         Json tables = Json::array();
         for (const RuleReportRow& r : rows) tables.push_back(row_json(r));
