@@ -337,7 +337,8 @@ private:
                 const bool a_free = counts.conversion_limit >= kNoLimit || s.a + plies <= counts.conversion_limit;
                 const bool b_free = counts.king_move_limit >= kNoLimit || s.b + plies <= counts.king_move_limit;
                 const int w = judge.lone_wdl(n, pos.side_to_move == *stronger, s.left);
-                if ((s.a == 0 && s.b == 0) || w == 0 || (a_free && b_free && counts.conversion_limit > 2 * kMaxLoneMoves))
+                if ((s.a == 0 && s.b == 0) || w == 0 ||
+                    (a_free && b_free && counts.conversion_limit > 2 * kMaxLoneMoves))
                     return w;
                 return std::nullopt;
             }
