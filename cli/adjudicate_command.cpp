@@ -71,6 +71,13 @@ public:
         return a;
     }
 
+    // Best play under the counts to the next conversion (dtb_rule_line).
+    std::vector<std::string> line_to_conversion(const dtb_position& pos, const MovesPlayed& played) const {
+        auto line = rule_line(tb_, pos, played);
+        if (const auto* e = std::get_if<QueryError>(&line)) throw std::runtime_error(e->message);
+        return std::get<std::vector<std::string>>(line);
+    }
+
 private:
     OpenTables tables_;
     dtb_tablebase* tb_;
@@ -133,8 +140,19 @@ void run_fen(const AdjudicateCommandOptions& o) {
     const dtb_position pos = c_position(variant, o.fen);
     Tables tables(o.dirs);
     const dtb_adjudication a = tables.adjudicate(pos, played.moves, played.king_moves, played.conversion_moves);
-    if (!o.json) return print_adjudication(pos, fen_of(pos), played, a);
-    print_json(adjudicate_json(o.variant, pos, played, a));
+    // From the .dtc tables: how the game goes on under these counts to its next conversion.
+    std::vector<std::string> line;
+    if (a.basis == DTB_BASIS_DTC) line = tables.line_to_conversion(pos, played);
+    if (!o.json) {
+        print_adjudication(pos, fen_of(pos), played, a);
+        if (!line.empty())
+            std::cout << "Line:      " << numbered_line(line, pos.side_to_move == DTB_WHITE)
+                      << " (best play under these counts, to the next capture or crowning)\n";
+        return;
+    }
+    Json j = adjudicate_json(o.variant, pos, played, a);
+    if (a.basis == DTB_BASIS_DTC) j["line_to_conversion"] = line;
+    print_json(j);
 }
 
 // --------------------------------------------------------------------------

@@ -7,7 +7,9 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "rules/errors.hpp"
 #include "rules/variant.hpp"
@@ -43,6 +45,25 @@ inline std::string count_text(long long n, const char* one, const char* many) {
 }
 inline std::string moves_text(long long n) { return count_text(n, "move", "moves"); }
 inline std::string plies_text(long long n) { return count_text(n, "ply", "plies"); }
+
+// "1. c3-d4 h8-g7 2. d4-e5", or "1... h8-g7 2. c3-d4" with Black to move.
+inline std::string numbered_line(const std::vector<std::string>& moves, bool white_first) {
+    std::ostringstream out;
+    int number = 1;
+    bool white = white_first;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        if (i > 0) out << ' ';
+        if (white)
+            out << number << ". ";
+        else if (i == 0)
+            out << number << "... ";
+        out << moves[i];
+        if (!white) ++number;
+        white = !white;
+    }
+    return out.str();
+}
+
 inline const char* side_name(Color c) { return c == White ? "White" : "Black"; }
 
 void add_rules_commands(CLI::App& app);

@@ -41,7 +41,8 @@ Json report_json(const ProbeReport& r) {
                 {"pv", r.pv},
                 {"rule_wdl", r.rule_wdl ? Json(wdl_word(*r.rule_wdl)) : Json(nullptr)},
                 {"rule_class", r.rule_wdl ? Json(rule_class_word(r.value.wdl, *r.rule_wdl)) : Json(nullptr)},
-                {"dtc", r.rule_wdl && r.dtc >= 0 ? Json(r.dtc) : Json(nullptr)}};
+                {"dtc", r.rule_wdl && r.dtc >= 0 ? Json(r.dtc) : Json(nullptr)},
+                {"rule_line", r.rule_line}};
 }
 
 Json move_json(int variant, const ValuedMove& m) {

@@ -66,9 +66,14 @@ Answer<ProbeReport> probe_report(dtb_tablebase* tb, const dtb_position& pos) {
     if (r.value.wdl != DTB_DRAW || r.value.dtw != 0) {
         int rule_wdl = 0;
         const int s3 = dtb_probe_dtc(tb, &pos, &rule_wdl, &r.dtc);
-        if (s3 == DTB_OK)
+        if (s3 == DTB_OK) {
             r.rule_wdl = rule_wdl;
-        else if (s3 != DTB_MISSING_TABLE && s3 != DTB_TOO_MANY_PIECES)  // no .dtc table: no such values
+            if (rule_wdl != DTB_DRAW) {
+                auto line = rule_line(tb, pos, MovesPlayed{});
+                if (const auto* e = std::get_if<QueryError>(&line)) return *e;
+                r.rule_line = std::get<std::vector<std::string>>(line);
+            }
+        } else if (s3 != DTB_MISSING_TABLE && s3 != DTB_TOO_MANY_PIECES)  // no .dtc table: no such values
             return failure(tb, s3);
     }
     if (r.value.wdl != DTB_DRAW && r.value.dtw > 0) {
@@ -79,6 +84,24 @@ Answer<ProbeReport> probe_report(dtb_tablebase* tb, const dtb_position& pos) {
         for (std::size_t i = 0; i < length; ++i) r.pv.push_back(line[i].text);
     }
     return r;
+}
+
+Answer<std::vector<std::string>> rule_line(dtb_tablebase* tb, const dtb_position& pos, const MovesPlayed& played) {
+    std::vector<dtb_move> moves(64);
+    std::size_t length = 0;
+    const auto ask = [&] {
+        return dtb_rule_line(tb, &pos, played.moves, played.king_moves, played.conversion_moves, moves.data(),
+                             moves.size(), &length);
+    };
+    int s = ask();
+    if (s == DTB_BUFFER_TOO_SMALL) {
+        moves.resize(length);
+        s = ask();
+    }
+    if (s != DTB_OK) return failure(tb, s);
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < length; ++i) out.push_back(moves[i].text);
+    return out;
 }
 
 const char* rule_class_word(int wdl, int rule_wdl) {

@@ -40,6 +40,13 @@ std::string fen_of(const dtb_position& pos);
 std::string numeric_move_text(int variant, const dtb_move& move);
 
 // dtb probe's answer: the value, the best move and the line to the end.
+// The counts an adjudication is asked at (dtb_adjudicate_counts).
+struct MovesPlayed {
+    int moves = 0;             // the stronger side's moves since the count started
+    int king_moves = 0;        // of kings only since the last man move or capture
+    int conversion_moves = 0;  // since the last capture or crowning
+};
+
 struct ProbeReport {
     dtb_position position{};
     std::string fen;
@@ -51,7 +58,13 @@ struct ProbeReport {
     // distance to conversion (-1 when drawn under the counts).
     std::optional<int> rule_wdl;
     int dtc = -1;
+    // Best play under the counts, every count fresh, to the next conversion
+    // (dtb_rule_line); empty for a draw under the counts or without .dtc tables.
+    std::vector<std::string> rule_line;
 };
+
+// dtb_rule_line: best play under the counts to the next conversion, as move texts.
+Answer<std::vector<std::string>> rule_line(dtb_tablebase* tb, const dtb_position& pos, const MovesPlayed& played);
 
 // The five classes of a position's value under the counts (docs/VALUES.md):
 // "win", "count-drawn win" (won without the counts, drawn under them),
@@ -87,13 +100,6 @@ struct LinePly {
 // The line to the end of the game (dtb_principal_variation): empty for a
 // draw and for a game already over.
 Answer<std::vector<LinePly>> probe_line(dtb_tablebase* tb, const dtb_position& pos, const dtb_value& value);
-
-// The counts an adjudication is asked at (dtb_adjudicate_counts).
-struct MovesPlayed {
-    int moves = 0;             // the stronger side's moves since the count started
-    int king_moves = 0;        // of kings only since the last man move or capture
-    int conversion_moves = 0;  // since the last capture or crowning
-};
 
 Answer<dtb_adjudication> adjudicate(dtb_tablebase* tb, const dtb_position& pos, const MovesPlayed& played);
 

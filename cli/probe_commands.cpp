@@ -54,24 +54,6 @@ private:
     int variant_;
 };
 
-// "1. c3-d4 h8-g7 2. d4-e5", or "1... h8-g7 2. c3-d4" with Black to move.
-std::string numbered_line(const std::vector<std::string>& moves, bool white_first) {
-    std::ostringstream out;
-    int number = 1;
-    bool white = white_first;
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-        if (i > 0) out << ' ';
-        if (white)
-            out << number << ". ";
-        else if (i == 0)
-            out << number << "... ";
-        out << moves[i];
-        if (!white) ++number;
-        white = !white;
-    }
-    return out.str();
-}
-
 void print_report(const ProbeReport& r) {
     const bool white = r.position.side_to_move == DTB_WHITE;
     const char* side = white ? "White" : "Black";
@@ -96,6 +78,9 @@ void print_report(const ProbeReport& r) {
                   << " under the move-count rules, every count fresh";
         if (r.dtc >= 0) std::cout << " (DTC " << plies_text(r.dtc) << " to the next conversion)";
         std::cout << '\n';
+        if (!r.rule_line.empty())
+            std::cout << "Counted:   " << numbered_line(r.rule_line, white) << " (best play under the counts to "
+                      << "the conversion)\n";
     }
     std::cout << "Best move: " << (r.best_move ? *r.best_move : "none") << '\n';
     if (r.value.wdl == DTB_DRAW)

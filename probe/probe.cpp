@@ -393,6 +393,28 @@ int dtb_probe_dtc(dtb_tablebase* tb, const dtb_position* pos, int* rule_wdl, int
     });
 }
 
+int dtb_rule_line(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
+                  int conversion_moves_played, dtb_move* moves, size_t capacity, size_t* length) {
+    const bool out_ok = length != nullptr && (moves != nullptr || capacity == 0);
+    return probe_position(tb, pos, out_ok, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
+        if (moves_played < 0) return tb->fail({Status::bad_argument, "moves played is negative"});
+        const int kings = king_moves_played < 0 ? moves_played : king_moves_played;
+        const int conversions = conversion_moves_played < 0 ? moves_played : conversion_moves_played;
+        auto line = RuleTables<V>(*tb->tables).line(p, RuleCounts{moves_played, 2 * conversions, 2 * kings});
+        if (!line) return tb->fail(line.error());
+        *length = line->size();
+        Position<V> q = p;
+        for (size_t i = 0; i < line->size() && i < capacity; ++i) {
+            moves[i] = to_c(q, (*line)[i]);
+            q = q.after((*line)[i]);
+        }
+        if (line->size() > capacity)
+            return tb->fail({Status::buffer_too_small, "the line has " + std::to_string(line->size()) +
+                                                           " moves, room for " + std::to_string(capacity)});
+        return DTB_OK;
+    });
+}
+
 int dtb_adjudication_verdict(const dtb_adjudication* a, char* buf, size_t buf_len, size_t* needed) {
     if (a == nullptr || (buf == nullptr && buf_len > 0)) return DTB_BAD_ARGUMENT;
     const auto variant = variant_from_c(a->variant);

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "probe/status.hpp"
 #include "probe/tablebase.hpp"
@@ -34,6 +35,12 @@ public:
     // The value for the side to move under the counts `c`, exactly.
     Outcome<int> exact_value(const Position<V>& pos, const RuleCounts& c) const {
         return guarded([&] { return RuleJudge<V, RuleTables>(*this).exact_value(pos, c); });
+    }
+
+    // Best play under the counts `c` to the next conversion
+    // (RuleJudge::line_to_conversion); empty for a draw under the counts.
+    Outcome<std::vector<Move>> line(const Position<V>& pos, const RuleCounts& c) const {
+        return guarded([&] { return RuleJudge<V, RuleTables>(*this).line_to_conversion(pos, c); });
     }
 
     // The store: the entry of a normalized position. Throws Unavailable.

@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "rules/draw_rules.hpp"
 #include "rules/draw_tracker.hpp"
@@ -194,17 +195,50 @@ public:
     // lone-king count.
     int exact_value(const Position<V>& pos, const RuleCounts& c) const {
         if (game_over(pos)) return -1;
-        const std::optional<Color> stronger =
-            lone_king_material(signature_of(pos)) ? lone_king_opponent(pos) : std::nullopt;
-        Search search{*this, table_counts<V>(signature_of(pos)), stronger, {}};
-        int left = kNoLimit;
-        if (stronger)
-            for (const DrawRule& r : V::draw_rules)
-                if (counts_stronger_side(r) && material_covers(r, pos, *stronger) &&
-                    board_condition_holds(r, pos, *stronger))
-                    left = std::min(left, r.limit - std::max(0, c.lone_moves));
-        if (left <= 0) return 0;
-        return search.value(pos, {std::max(0, c.conversion_plies), std::max(0, c.king_plies), left});
+        Search search = search_for(pos);
+        const SearchState s = state_for(pos, search, c);
+        if (s.left <= 0) return 0;
+        return search.value(pos, s);
+    }
+
+    // Best play under the counts `c` from `pos` to the next conversion: the
+    // moves until one captures, crowns or ends the game (included), at most
+    // `max_plies`. The side that wins under the counts keeps the win and,
+    // of its winning moves, converts at once if it can, else plays into the
+    // shortest T; the side that loses plays into the longest T, converting
+    // last. Empty where the position is drawn under the counts (no side
+    // can force anything) or over.
+    std::vector<Move> line_to_conversion(const Position<V>& pos, const RuleCounts& c, int max_plies = 512) const {
+        std::vector<Move> line;
+        if (game_over(pos)) return line;
+        Search search = search_for(pos);
+        SearchState s = state_for(pos, search, c);
+        if (s.left <= 0 || search.value(pos, s) == 0) return line;
+        Position<V> p = pos;
+        while (int(line.size()) < max_plies) {
+            MoveList moves;
+            MoveGenerator<V>::generate(p, moves);
+            const int value = search.value(p, s);
+            std::optional<Move> best;
+            int best_rank = 0;
+            for (const Move& m : moves) {
+                if (search.move_value(p, s, m) != value) continue;
+                const Position<V> after = p.after(m);
+                // Plies to the conversion this move promises: 1 if it converts.
+                const int plies = game_over(after) || m.is_capture() || m.crowns
+                                      ? 1
+                                      : 1 + store_.entry(normalize(after), true).dtc.plies;
+                const int rank = value > 0 ? -plies : plies;
+                if (!best || rank > best_rank) best = m, best_rank = rank;
+            }
+            if (!best) break;  // cannot happen: the value is some move's
+            line.push_back(*best);
+            const Position<V> after = p.after(*best);
+            if (game_over(after) || best->is_capture() || best->crowns) break;
+            s = search.next_state(p, s, *best);
+            p = after;
+        }
+        return line;
     }
 
     // The lone-king ending under way when a position is entered: its
@@ -245,6 +279,27 @@ public:
     }
 
 private:
+    struct Search;
+    struct SearchState;
+
+    Search search_for(const Position<V>& pos) const {
+        const std::optional<Color> stronger =
+            lone_king_material(signature_of(pos)) ? lone_king_opponent(pos) : std::nullopt;
+        return Search{*this, table_counts<V>(signature_of(pos)), stronger, {}};
+    }
+
+    // The search's state for counts `c` at `pos`: the lone-king rules that
+    // cover it with their board condition leave `left` moves.
+    static SearchState state_for(const Position<V>& pos, const Search& search, const RuleCounts& c) {
+        int left = kNoLimit;
+        if (search.stronger)
+            for (const DrawRule& r : V::draw_rules)
+                if (counts_stronger_side(r) && material_covers(r, pos, *search.stronger) &&
+                    board_condition_holds(r, pos, *search.stronger))
+                    left = std::min(left, r.limit - std::max(0, c.lone_moves));
+        return {std::max(0, c.conversion_plies), std::max(0, c.king_plies), left};
+    }
+
     // The plies T may take with the counts fresh.
     static int fresh_budget(const MaterialSignature& sig) {
         const TableCounts c = table_counts<V>(sig);
@@ -298,27 +353,32 @@ private:
             MoveGenerator<V>::generate(pos, moves);
             int best = -1;
             for (const Move& m : moves) {
-                const Position<V> after = pos.after(m);
-                int v;
-                const bool stronger_moved = stronger && *stronger == pos.side_to_move;
-                const int left = s.left < kNoLimit && stronger_moved ? s.left - 1 : s.left;
-                if (game_over(after)) {
-                    v = 1;
-                } else if (left <= 0) {
-                    v = 0;  // the lone-king count's last move did not win
-                } else if (m.is_capture() || m.crowns) {
-                    std::optional<Phase> phase;
-                    if (stronger) phase = Phase{*stronger, left, pos};
-                    v = -judge.entering_wdl(after, phase);
-                } else {
-                    const bool man = (pos.kings & bit(m.from)) == 0;
-                    v = -value(after, {s.a + 1, man ? 0 : s.b + 1, left});
-                }
-                best = std::max(best, v);
+                best = std::max(best, move_value(pos, s, m));
                 if (best == 1) break;
             }
             memo.emplace(key, best);
             return best;
+        }
+
+        // The state after `m`, a move that neither converts nor ends the game.
+        SearchState next_state(const Position<V>& pos, const SearchState& s, const Move& m) const {
+            const bool stronger_moved = stronger && *stronger == pos.side_to_move;
+            const bool man = (pos.kings & bit(m.from)) == 0;
+            return {s.a + 1, man ? 0 : s.b + 1, s.left < kNoLimit && stronger_moved ? s.left - 1 : s.left};
+        }
+
+        // The value of playing `m` at `pos` in state `s`, for the side playing it.
+        int move_value(const Position<V>& pos, const SearchState& s, const Move& m) {
+            const Position<V> after = pos.after(m);
+            const SearchState next = next_state(pos, s, m);
+            if (game_over(after)) return 1;
+            if (next.left <= 0) return 0;  // the lone-king count's last move did not win
+            if (m.is_capture() || m.crowns) {
+                std::optional<Phase> phase;
+                if (stronger) phase = Phase{*stronger, next.left, pos};
+                return -judge.entering_wdl(after, phase);
+            }
+            return -value(after, next);
         }
 
         // Where the stored values answer: the counts they assume fresh are,

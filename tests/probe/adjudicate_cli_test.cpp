@@ -356,6 +356,10 @@ TEST(DtcCli, BuildVerifyProbeAdjudicate) {
     EXPECT_EQ(p["rule_wdl"], "win");
     EXPECT_EQ(p["rule_class"], "win");
     EXPECT_EQ(p["dtc"], 22);  // the line's first capture, a3:c1, is ply 22
+    // Best play under the counts to that conversion: 22 plies, the last a capture.
+    ASSERT_EQ(p["rule_line"].size(), 22u) << p;
+    EXPECT_NE(p["rule_line"].back().get<std::string>().find(':'), std::string::npos) << p;
+    EXPECT_EQ(p["rule_line"].front(), p["best_move"]);
     EXPECT_NE(dtb("probe --variant russian --fen W:WKf8,Ke7,Kh6:BKb8 --dir " + d).out.find("DTC 22 plies"),
               std::string::npos);
 
@@ -367,12 +371,14 @@ TEST(DtcCli, BuildVerifyProbeAdjudicate) {
     EXPECT_TRUE(fresh["exact"].get<bool>());
     EXPECT_TRUE(fresh["winnable"].get<bool>());
     EXPECT_EQ(fresh["rule"], "2.1.9.1.4");
+    EXPECT_EQ(fresh["line_to_conversion"], p["rule_line"]);
     const Json late = Json::parse(dtb(ask + " --moves-played 0 --conversion-moves 29").out);
     EXPECT_EQ(late["conversion_moves_played"], 29);
     EXPECT_EQ(late["rule"], "2.1.9.1.5 (4-5 pieces)");
     EXPECT_EQ(late["moves_left"], 1);
     EXPECT_TRUE(late["exact"].get<bool>());
     EXPECT_FALSE(late["winnable"].get<bool>());
+    EXPECT_TRUE(late["line_to_conversion"].empty());  // drawn under these counts: no side can force anything
     const Json lone = Json::parse(dtb(ask + " --moves-played 3").out);
     EXPECT_EQ(lone["basis"], "dtc");
     EXPECT_FALSE(lone["winnable"].get<bool>());

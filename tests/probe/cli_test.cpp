@@ -23,8 +23,9 @@ TEST(Cli, OneFenAsJson) {
     const Json j = Json::parse(r.out);
     std::vector<std::string> keys;
     for (const auto& [key, value] : j.items()) keys.push_back(key);
-    EXPECT_EQ(keys,
-              (std::vector<std::string>{"fen", "wdl", "dtw", "best_move", "pv", "rule_wdl", "rule_class", "dtc"}));
+    EXPECT_EQ(keys, (std::vector<std::string>{"fen", "wdl", "dtw", "best_move", "pv", "rule_wdl", "rule_class", "dtc",
+                                              "rule_line"}));
+    EXPECT_TRUE(j["rule_line"].empty());
     EXPECT_TRUE(j["rule_wdl"].is_null());  // no .dtc tables in that directory
     EXPECT_TRUE(j["dtc"].is_null());
     EXPECT_EQ(j["fen"], "W:WKc3,Ka1:BKh8");

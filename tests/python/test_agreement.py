@@ -158,6 +158,8 @@ def test_values_under_the_counts_agree_with_dtb(dtb_binary, tmp_path):
             got = tb.adjudicate(fen, moves, conversion_moves=conversions)
             want = cli.json_lines("adjudicate", "--variant", "russian", "--dir", str(tmp_path), "--fen", fen,
                                   "--moves-played", str(moves), "--conversion-moves", str(conversions), "--json")[0]
+            line = want.pop("line_to_conversion")  # the command line's alone
+            assert (len(line) > 0) == got.winnable
             assert _as_cli_json(got) == want
             assert got.exact and got.basis == "dtc"
         with pytest.raises(dtb.MissingTableError):

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "probe/rule_tables.hpp"
 #include "tests/rules_oracle/adjudicate_sweep.hpp"
 
 namespace dtb::oracle_test {
@@ -160,6 +161,61 @@ TEST(OracleAgainstDtc, International) {
     EXPECT_EQ(t.not_dtc, 0u);
     EXPECT_GT(t.winnable, t.answers / 50);
 }
+
+// Best play under the counts to the next conversion (dtb_rule_line): every
+// position on the line keeps the start's value for the side that had it,
+// by the oracle, and the line ends at a capture, a crowning or the end of
+// the game.
+template <class V>
+void lines_keep_the_value(std::uint64_t per_table) {
+    const auto tb = open_tables<V>(oracle_dtc_tables());
+    const probe::RuleTables<V> rules(*tb);
+    std::uint64_t lines = 0, plies = 0;
+    for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
+        CountOracle<V> oracle({.unlimited = values_from<V>(*tb), .merge_equivalent = true});
+        const PositionIndex<V> index(sig);
+        const std::uint64_t stride = std::max<std::uint64_t>(1, index.size() / per_table);
+        for (std::uint64_t i = 0; i < index.size(); i += stride) {
+            const Position<V> start = index.unrank(i);
+            if (oracle::detail::lost(start)) continue;
+            for (const int m : {0, 3, 9}) {
+                const CountState c{m, 2 * m, 2 * std::min(m, 5)};
+                const int value = oracle.wdl(start, c);  // the side to move's, under the counts
+                auto line = rules.line(start, RuleCounts{c.lone_moves, c.conversion_plies, c.king_plies});
+                ASSERT_TRUE(line) << line.error().message;
+                if (value == 0) {
+                    EXPECT_TRUE(line->empty()) << to_fen(start);
+                    continue;
+                }
+                ASSERT_FALSE(line->empty()) << to_fen(start);
+                // The game's counts along the line, stepped by the oracle's own counting.
+                oracle::GameCounts<V> counts = oracle::resumed_counts(start, c);
+                Position<V> p = start;
+                for (std::size_t k = 0; k < line->size(); ++k) {
+                    const Move& mv = (*line)[k];
+                    const bool last = k + 1 == line->size();
+                    const Position<V> after = p.after(mv);
+                    const bool converts = game_over(after) || mv.is_capture() || mv.crowns;
+                    ASSERT_EQ(converts, last) << to_fen(start) << " ply " << k;
+                    if (last) break;
+                    counts = oracle::detail::after_move(p, mv, counts);
+                    p = after;
+                    const int want = k % 2 == 0 ? -value : value;  // the other side is to move after ply k
+                    const Color winner = want > 0 ? p.side_to_move : opponent(p.side_to_move);
+                    ASSERT_TRUE(oracle.wins(p, counts, winner)) << to_fen(start) << " after ply " << k + 1;
+                }
+                ++lines;
+                plies += line->size();
+            }
+        }
+    }
+    EXPECT_GT(lines, 100u);
+    std::cout << V::name << ": " << lines << " lines under the counts, " << plies << " plies, each keeping its value"
+              << std::endl;
+}
+
+TEST(OracleAgainstDtc, RussianLinesKeepTheValue) { lines_keep_the_value<Russian>(30); }
+TEST(OracleAgainstDtc, InternationalLinesKeepTheValue) { lines_keep_the_value<International>(60); }
 
 }  // namespace
 }  // namespace dtb::oracle_test

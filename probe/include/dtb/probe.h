@@ -394,6 +394,20 @@ int dtb_adjudicate_counts(dtb_tablebase* tb, const dtb_position* pos, int moves_
 int dtb_probe_dtc(dtb_tablebase* tb, const dtb_position* pos, int* rule_wdl, int* dtc);
 
 /*
+ * Best play under the move-count rules from `pos`, the counts given as to
+ * dtb_adjudicate_counts, up to the next conversion: the moves until one
+ * captures, crowns or ends the game, that one included. The side that wins
+ * under the counts keeps the win (converting at once where it can, else
+ * heading for the shortest DTC), the other side delays it; the first move
+ * is the best move under the counts. *length 0 for a position drawn under
+ * the counts. Needs the .dtc tables (DTB_MISSING_TABLE naming one). Writes
+ * at most `capacity` moves; if the line is longer, DTB_BUFFER_TOO_SMALL
+ * with *length set to its length.
+ */
+int dtb_rule_line(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
+                  int conversion_moves_played, dtb_move* moves, size_t capacity, size_t* length);
+
+/*
  * The verdict in words, as dtb adjudicate prints it: which rule ends the
  * game, whether the stronger side can win within it and why, or why the
  * tables cannot say. Writes it with its final NUL to buf (buf_len bytes);
