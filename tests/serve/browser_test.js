@@ -124,23 +124,27 @@ async function setUp(page, variant, side, pieces, phone) {
     // switch or a clear answered late on a loaded machine) and be lost: try
     // again until the FEN box holds one more piece; the final FEN is still
     // checked in full by the caller.
+    const piecesShown = (count) =>
+      document
+        .getElementById("fen")
+        .value.split(":")
+        .slice(1)
+        .reduce((n, side) => n + (side.length > 1 ? side.slice(1).split(",").length : 0), 0) === count;
     for (let attempt = 1; ; ++attempt) {
+      if (attempt > 1) {
+        // Let the page finish answering (the board is drawn anew then), and
+        // do not tap again a square a late tap has filled: a second tap
+        // with the same piece would take it off.
+        await settled(page);
+        if (await page.evaluate(piecesShown, placed + 1)) break;
+      }
       await tap(page, `.tool[data-tool=${tool}]`, phone);
       await tap(page, `.square[data-square="${square}"]`, phone);
       const shown = await page
-        .waitForFunction(
-          (count) =>
-            document
-              .getElementById("fen")
-              .value.split(":")
-              .slice(1)
-              .reduce((n, side) => n + (side.length > 1 ? side.slice(1).split(",").length : 0), 0) === count,
-          { timeout: 3000 },
-          placed + 1,
-        )
+        .waitForFunction(piecesShown, { timeout: 3000 }, placed + 1)
         .then(() => true, () => false);
       if (shown) break;
-      if (attempt === 3) throw new Error(`square ${square} stayed empty after three taps`);
+      if (attempt === 4) throw new Error(`square ${square} stayed empty after four taps`);
     }
   }
   const shown = await settled(page);
