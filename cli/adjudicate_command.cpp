@@ -7,7 +7,9 @@
 //                                program prints is what engines get;
 //   --pdn FILE                   replays each game (rules/game_replay.hpp;
 //                                counts only; with --dir also the tables'
-//                                answer where the count began);
+//                                answers with the game's counts, exact to
+//                                the ply: where the count began, the move
+//                                that let a win slip, the end of the record);
 //   --report SIG                 counts the positions of a table won within
 //                                each limit the rules set for its material
 //                                (probe/material_report.hpp).
@@ -19,6 +21,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -29,6 +32,8 @@
 #include "cli/position_json.hpp"
 #include "cli/position_query.hpp"
 #include "dtb/probe.h"
+#include "probe/adjudicate.hpp"
+#include "probe/adjudication_abi.hpp"
 #include "probe/material_report.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/game_replay.hpp"
@@ -158,24 +163,57 @@ void run_fen(const AdjudicateCommandOptions& o) {
 // --------------------------------------------------------------------------
 // --pdn
 
-// One game of the file: its replay and, with the tables, their answer
-// where the count began.
+// One game of the file: its replay and, with the tables, their answers
+// with the counts as they stood in the game.
 template <class V>
 struct GameResult {
     int number = 0;
     const PdnGame<V>* game = nullptr;
     GameReplay<V> replay;
-    bool asked = false;  // whether the tables were asked (with --dir, a count that is not a repetition)
-    std::string start_fen;
-    std::optional<dtb_adjudication> at_start;
-    std::string error;  // why the tables could not say
+    // With --dir: the tables' answer at a moment of the game (the position
+    // after `ply` plies), or why they could not give it.
+    struct Moment {
+        int ply = 0;
+        std::string fen;
+        int conversion_plies = 0, king_plies = 0;
+        std::optional<dtb_adjudication> answer;
+        std::string error;
+    };
+    std::optional<Moment> at_start;  // where the deciding count began (a draw by a count)
+    std::optional<Moment> at_end;    // the end of the record (no draw; a count runs and the tables cover it)
+    // The plies whose move let a win under the counts slip, from where the
+    // count began to the draw: after each the stronger side, which could
+    // win a ply before, could not any more (the other side may give the
+    // win back). nullopt: not asked, or the tables could not say exactly.
+    std::optional<std::vector<int>> slips;
 };
 
-// The ply that reached the draw, as the variant writes it.
+// The ply-th ply of the game, as its record writes it.
 template <class V>
-std::string draw_move_text(const GameResult<V>& g) {
-    const PdnPly<V>& ply = g.game->plies[std::size_t(g.replay.draw->ply - 1)];
-    return move_text(ply.before, ply.move);
+std::string ply_text(const PdnGame<V>& game, int ply) {
+    const PdnPly<V>& p = game.plies[std::size_t(ply - 1)];
+    return move_text(p.before, p.move);
+}
+
+template <class V>
+Json ply_json(const PdnGame<V>& game, int ply) {
+    const auto [move_number, side] = move_of_ply(ply, game.start.side_to_move);
+    return Json{{"ply", ply}, {"move_number", move_number}, {"side", color_word(side)}, {"move", ply_text(game, ply)}};
+}
+
+template <class V>
+Json moment_json(const typename GameResult<V>::Moment& m) {
+    Json j{{"fen", m.fen},
+           {"ply", m.ply},
+           {"counts", {{"plies_since_conversion", m.conversion_plies}, {"plies_of_kings_only", m.king_plies}}}};
+    if (m.answer) {
+        Json a = adjudication_json(*m.answer);
+        a.erase("rules_considered");
+        j.update(a);
+    } else {
+        j["error"] = m.error;
+    }
+    return j;
 }
 
 template <class V>
@@ -191,7 +229,7 @@ Json draw_json(const GameResult<V>& g) {
            {"move_number", move_number},
            {"side", color_word(side)},
            {"ply", draw.ply},
-           {"move", draw_move_text(g)},
+           {"move", ply_text(*g.game, draw.ply)},
            {"reason", reason_text<V>(draw, first)},
            {"also", also},
            {"plies_after", int(g.game->plies.size()) - draw.ply}};
@@ -203,21 +241,20 @@ Json draw_json(const GameResult<V>& g) {
     } else {
         j["count_started"] = nullptr;
     }
-    if (g.asked) {
-        j["at_count_start"] = Json{{"fen", g.start_fen}};
-        if (g.at_start) {
-            Json a = adjudication_json(*g.at_start);
-            a.erase("rules_considered");
-            j["at_count_start"].update(a);
-        } else {
-            j["at_count_start"]["error"] = g.error;
+    if (g.at_start) {
+        j["at_count_start"] = moment_json<V>(*g.at_start);
+        Json slips = nullptr;
+        if (g.slips) {
+            slips = Json::array();
+            for (int ply : *g.slips) slips.push_back(ply_json(*g.game, ply));
         }
+        j["wins_slipped"] = slips;
     }
     return j;
 }
 
 template <class V>
-Json game_json(const GameResult<V>& g) {
+Json game_json(const GameResult<V>& g, bool asked) {
     Json tags = Json::object();
     for (const PdnTag& t : g.game->tags) tags[t.name] = t.value;
     Json j{{"game", g.number}, {"tags", tags}, {"plies", g.game->plies.size()}, {"result", g.game->result}};
@@ -228,8 +265,14 @@ Json game_json(const GameResult<V>& g) {
         j["move_number"] = nullptr;
         j["side"] = nullptr;
         j["reason"] = "no draw by rule in the " + std::to_string(g.game->plies.size()) + " plies of the record";
+        if (asked) j["at_end"] = g.at_end ? moment_json<V>(*g.at_end) : Json(nullptr);
     }
     return j;
+}
+
+template <class V>
+std::string moment_text(const typename GameResult<V>::Moment& m) {
+    return "(" + m.fen + "): " + (m.answer ? verdict_text(*m.answer) : "the tables could not say: " + m.error);
 }
 
 template <class V>
@@ -240,40 +283,98 @@ void print_game(const GameResult<V>& g) {
         if (auto v = game.tag(tag))
             std::cout << (std::string(tag) == "Event" ? ": " : ", ") << tag << " \"" << *v << '"';
     std::cout << " (" << game.plies.size() << " plies, result " << game.result << ")\n";
+    const auto move_words = [&](int ply) {
+        const auto [n, side] = move_of_ply(ply, game.start.side_to_move);
+        std::ostringstream out;
+        out << "move " << n << " (" << side_name(side) << ", " << n << (side == White ? ". " : "... ")
+            << ply_text(game, ply) << ")";
+        return out.str();
+    };
     if (!g.replay.draw) {
         std::cout << "  No draw by rule.\n";
+        if (g.at_end) std::cout << "  At the end of the record " << moment_text<V>(*g.at_end) << '\n';
         return;
     }
     const DrawReached& draw = *g.replay.draw;
-    const auto [move_number, side] = move_of_ply(draw.ply, game.start.side_to_move);
-    std::cout << "  Draw by rule " << V::draw_rules[draw.rule].id << " at move " << move_number << " ("
-              << side_name(side) << ", " << move_number << (side == White ? ". " : "... ") << draw_move_text(g)
-              << "): " << reason_text<V>(draw, game.start.side_to_move) << ".\n";
+    std::cout << "  Draw by rule " << V::draw_rules[draw.rule].id << " at " << move_words(draw.ply) << ": "
+              << reason_text<V>(draw, game.start.side_to_move) << ".\n";
     for (std::size_t i : draw.also) std::cout << "  Also by rule " << V::draw_rules[i].id << " at that move.\n";
     if (int after = int(game.plies.size()) - draw.ply; after > 0)
         std::cout << "  (The record goes on for " << after << (after == 1 ? " more ply.)\n" : " more plies.)\n");
-    if (g.asked)
-        std::cout << "  Where the count began (" << g.start_fen
-                  << "): " << (g.at_start ? verdict_text(*g.at_start) : "the tables could not say: " + g.error) << '\n';
+    if (g.at_start) std::cout << "  Where the count began " << moment_text<V>(*g.at_start) << '\n';
+    if (g.slips)
+        for (int ply : *g.slips)
+            std::cout << "  The win slipped at " << move_words(ply)
+                      << ": after it the counts left the stronger side no win.\n";
 }
 
-// With the tables: could the stronger side still win when the count began?
+// The tables' answer after `ply` plies of the game, with the counts as they
+// stood then (probe::adjudicate_in_game). nullopt where the tables do not
+// cover the position (more pieces than any present).
 template <class V>
-void ask_at_count_start(GameResult<V>& g, const Tables& tables, int variant) {
-    if (!g.replay.count_start) return;
-    g.asked = true;
-    g.start_fen = to_fen(*g.replay.count_start);
-    try {
-        g.at_start = tables.adjudicate(c_position(variant, g.start_fen), 0, 0, 0);
-    } catch (const std::exception& e) {
-        g.error = e.what();
+std::optional<typename GameResult<V>::Moment> ask_at(const GameResult<V>& g, const probe::Tablebase& tb, int variant,
+                                                     int ply, bool quiet_when_uncovered) {
+    const Position<V> pos = GameReplay<V>::position_after(*g.game, ply);
+    const DrawCounts<V>& counts = g.replay.counts[std::size_t(ply)];
+    typename GameResult<V>::Moment m;
+    m.ply = ply;
+    m.fen = to_fen(pos);
+    m.conversion_plies = counts.plies_since_conversion();
+    m.king_plies = counts.plies_of_kings_only();
+    auto a = probe::adjudicate_in_game(tb, pos, counts);
+    if (a) {
+        dtb_adjudication c;
+        probe::adjudication_to_c(V::draw_rules, variant, *a, c);
+        m.answer = c;
+    } else {
+        if (quiet_when_uncovered && a.error().status == probe::Status::too_many_pieces) return std::nullopt;
+        m.error = a.error().message;
     }
+    return m;
+}
+
+// With the tables: could the stronger side still win when the count began,
+// with the counts as they stood, and which moves let a win slip on the way
+// to the draw? At the end of a record with no draw: the counts running
+// then, judged.
+template <class V>
+void ask_tables(GameResult<V>& g, const probe::Tablebase& tb, int variant) {
+    if (game_over(GameReplay<V>::position_after(*g.game, int(g.replay.counts.size()) - 1))) return;
+    if (!g.replay.draw) {
+        auto end = ask_at(g, tb, variant, int(g.replay.counts.size()) - 1, true);
+        if (end && (!end->answer || end->answer->rule >= 0)) g.at_end = end;
+        return;
+    }
+    if (!g.replay.count_start) return;
+    const DrawReached& draw = *g.replay.draw;
+    g.at_start = ask_at(g, tb, variant, draw.count_start_ply, false);
+    if (!g.at_start->answer || !g.at_start->answer->exact) return;
+    // The position the draw ended stood no win; a move into it that came
+    // from a win let it slip too.
+    std::vector<int> slips;
+    bool won = g.at_start->answer->winnable;
+    for (int ply = draw.count_start_ply + 1; ply <= draw.ply; ++ply) {
+        bool now = false;
+        if (ply < draw.ply) {
+            const auto m = ask_at(g, tb, variant, ply, false);
+            if (!m || !m->answer || !m->answer->exact) return;
+            now = m->answer->winnable;
+        }
+        if (won && !now) slips.push_back(ply);
+        won = now;
+    }
+    g.slips = std::move(slips);
 }
 
 template <class V>
 void run_pdn_for(const AdjudicateCommandOptions& o) {
-    std::optional<Tables> tables;
-    if (!o.dirs.empty()) tables.emplace(o.dirs);
+    std::optional<std::unique_ptr<probe::Tablebase>> tables;
+    if (!o.dirs.empty()) {
+        std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
+        auto tb = probe::Tablebase::open(dirs, std::size_t{256} << 20);
+        if (!tb) throw std::runtime_error(tb.error().message);
+        tables = std::move(*tb);
+    }
     int drawn = 0;
     const auto count = for_each_pdn_game<V>(o.pdn, o.encoding, o.json, [&](int number, const PdnGame<V>& game) {
         GameResult<V> g;
@@ -281,9 +382,9 @@ void run_pdn_for(const AdjudicateCommandOptions& o) {
         g.game = &game;
         g.replay = replay_game(game);
         if (g.replay.draw) ++drawn;
-        if (tables) ask_at_count_start(g, *tables, c_variant(o.variant));
+        if (tables) ask_tables(g, **tables, c_variant(o.variant));
         if (o.json)
-            print_json(game_json(g));
+            print_json(game_json(g, tables.has_value()));
         else
             print_game(g);
     });
@@ -417,13 +518,16 @@ void add_adjudicate_commands(CLI::App& app) {
         "With the .dtc tables (dtb gen --dtc) every answer is exact (basis dtc): they hold the values under\n"
         "the counts, the distance to conversion (docs/VALUES.md).\n"
         "--pdn: replays every game of a file and reports the move at which a draw by rule was reached or\n"
-        "could be claimed (threefold repetition); tables are optional. A game that cannot be read is reported\n"
-        "on its own and the rest are read; the status is then 2, after all games (--encoding for old files).\n"
+        "could be claimed (threefold repetition); tables are optional. With --dir the tables judge the game\n"
+        "with its counts as they stood, to the ply: where the deciding count began (could the stronger side\n"
+        "still win?), each move that let a win under the counts slip, and for a game with no draw its last\n"
+        "position if a count runs there. A game that cannot be read is reported on its own and the rest are\n"
+        "read; the status is then 2, after all games (--encoding for old files).\n"
         "--report SIG: how many positions of a table are won, and won within each limit, for both sides\n"
         "to move.\n"
         "Examples:\n"
         "  dtb adjudicate --variant russian --dir tablebases --fen W:WKf8,Ke7,Kh6:BKb8 --moves-played 3\n"
-        "  dtb adjudicate --variant russian --pdn examples/games.pdn --json\n"
+        "  dtb adjudicate --variant russian --pdn examples/games.pdn --dir tablebases --json\n"
         "  dtb adjudicate --variant russian --dir tablebases --report KKKvK");
     add_variant_option(cmd, o->variant);
     cmd->add_option("--dir", o->dirs,

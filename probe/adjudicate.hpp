@@ -208,6 +208,35 @@ std::vector<RuleStanding> standings(const Position<V>& pos, int moves_played, in
     return out;
 }
 
+// Every rule of V::draw_rules at `pos` in a game whose counts are `counts`:
+// a lone-king count runs as it started (perhaps in an earlier material, its
+// board condition judged then), the others count each side's moves.
+template <class V>
+std::vector<RuleStanding> standings_in_game(const Position<V>& pos, const DrawCounts<V>& counts) {
+    std::vector<RuleStanding> out;
+    for (std::size_t i = 0; i < V::draw_rules.size(); ++i) {
+        const DrawRule& r = V::draw_rules[i];
+        RuleStanding st;
+        st.index = i;
+        if (r.count == DrawCount::repetitions) {
+            st.why_not = RuleNote::needs_game;
+        } else if (counts.counting(i, pos)) {
+            st.applies = true;
+            st.moves_made = counts.moves_made(i);
+            st.moves_left = std::max(0, r.limit - st.moves_made);
+        } else if (counts_stronger_side(r) && material_covers(r, pos, counts.stronger())) {
+            // Its material stands, so it was judged when the material came:
+            // its board condition did not hold then.
+            st.why_not = r.board == BoardCondition::stronger_king_on_main_road ? RuleNote::no_stronger_king_on_road
+                                                                               : RuleNote::lone_king_off_road;
+        } else {
+            st.why_not = RuleNote::other_material;
+        }
+        out.push_back(st);
+    }
+    return out;
+}
+
 // The rule that ends the game first (the fewest moves left; of a tie, the
 // first in the table), and the others that end it at the same move.
 template <class V>
@@ -225,14 +254,15 @@ void pick_first_rule(Adjudication& a) {
     }
 }
 
-// The stronger side: the one with more than a lone king if a lone-king
-// rule applies; otherwise the side the tables give the win (`wdl_us`, for
-// the side to move), or the side with more pieces.
+// The stronger side: the one the lone-king ending began with if a lone-king
+// rule applies (with a lone king on each side, the one that had more);
+// otherwise the side the tables give the win (`wdl_us`, for the side to
+// move), or the side with more pieces.
 template <class V>
-Color stronger_side(const Adjudication& a, const Position<V>& pos, int wdl_us) {
+Color stronger_side(const Adjudication& a, const Position<V>& pos, const DrawCounts<V>& counts, int wdl_us) {
     const Color us = pos.side_to_move;
     for (const RuleStanding& st : a.rules)
-        if (st.applies && counts_stronger_side(V::draw_rules[st.index])) return *lone_king_opponent(pos);
+        if (st.applies && counts_stronger_side(V::draw_rules[st.index])) return *counts.stronger();
     if (wdl_us != 0) return wdl_us > 0 ? us : opponent(us);
     return popcount(pos.pieces[opponent(us)]) > popcount(pos.pieces[us]) ? opponent(us) : us;
 }
@@ -390,19 +420,14 @@ private:
     std::unordered_map<Key, bool, KeyHash> memo_;
 };
 
-// Adjudicates `pos` (a position to probe: checked, game not over).
-template <class V>
-Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, const AdjudicateOptions& o) {
-    if (o.moves_played < 0)
-        return Failure{Status::bad_argument,
-                       "moves played is " + std::to_string(o.moves_played) + ": it counts moves, 0 or more"};
-    const int king_moves = o.king_moves_played < 0 ? o.moves_played : o.king_moves_played;
-    const int conversion_moves = o.conversion_moves_played < 0 ? o.moves_played : o.conversion_moves_played;
+namespace detail {
 
-    Adjudication a;
+// What adjudicate and adjudicate_in_game share once the standings are known.
+template <class V>
+Outcome<Adjudication> judge(const Tablebase& tb, const Position<V>& pos, const DrawCounts<V>& counts, Adjudication a,
+                            std::size_t search_nodes) {
     a.side_to_move = pos.side_to_move;
     a.material = signature_of(pos);
-    a.rules = detail::standings(pos, o.moves_played, king_moves, conversion_moves);
     detail::pick_first_rule<V>(a);
     if (!a.rule) {
         a.basis = Basis::no_rule;
@@ -416,7 +441,7 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
     a.value = *value;
     const Color us = pos.side_to_move;
     const int wdl_us = wdl_of(*value);
-    const Color s = detail::stronger_side(a, pos, wdl_us);
+    const Color s = detail::stronger_side(a, pos, counts, wdl_us);
     a.stronger = s;
     a.wdl = s == us ? wdl_us : -wdl_us;
     if (a.wdl > 0) a.moves_needed = s == us ? (*value + 1) / 2 : *value / 2;
@@ -432,7 +457,7 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
     a.winnable = *a.moves_needed <= a.moves_left;
     // The values under the counts (.dtc tables) answer every count exactly.
     const RuleTables<V> rule_tables(tb);
-    auto ruled = rule_tables.exact_value(pos, RuleCounts{o.moves_played, 2 * conversion_moves, 2 * king_moves});
+    auto ruled = rule_tables.exact_value(pos, counts);
     if (ruled) {
         a.winnable = (s == us ? *ruled : -*ruled) > 0;
         a.basis = Basis::dtc;
@@ -449,8 +474,8 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
     a.doubt = detail::dtw_doubt<V>(tb, pos, a);
     a.exact = a.doubt.kind == Doubt::none;
     if (!a.exact) {
-        RuleSearch<V> rs(tb, s, o.search_nodes);
-        auto r = rs.wins(pos, DrawCounts<V>::resumed(pos, o.moves_played, king_moves, conversion_moves));
+        RuleSearch<V> rs(tb, s, search_nodes);
+        auto r = rs.wins(pos, counts);
         if (!r) return r.take_error();
         a.search_nodes = rs.nodes();
         if (r->has_value()) {
@@ -460,6 +485,35 @@ Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, co
         }
     }
     return a;
+}
+
+}  // namespace detail
+
+// Adjudicates `pos` (a position to probe: checked, game not over).
+template <class V>
+Outcome<Adjudication> adjudicate(const Tablebase& tb, const Position<V>& pos, const AdjudicateOptions& o) {
+    if (o.moves_played < 0)
+        return Failure{Status::bad_argument,
+                       "moves played is " + std::to_string(o.moves_played) + ": it counts moves, 0 or more"};
+    const int king_moves = o.king_moves_played < 0 ? o.moves_played : o.king_moves_played;
+    const int conversion_moves = o.conversion_moves_played < 0 ? o.moves_played : o.conversion_moves_played;
+
+    Adjudication a;
+    a.rules = detail::standings(pos, o.moves_played, king_moves, conversion_moves);
+    return detail::judge(tb, pos, DrawCounts<V>::resumed(pos, o.moves_played, king_moves, conversion_moves),
+                         std::move(a), o.search_nodes);
+}
+
+// The same in a game (rules/draw_tracker.hpp): `counts` as they stand after
+// the moves played, each count in plies and each lone-king count as it
+// started, so that the answer is exact for the game and not for a position
+// whose counts are given in whole moves.
+template <class V>
+Outcome<Adjudication> adjudicate_in_game(const Tablebase& tb, const Position<V>& pos, const DrawCounts<V>& counts,
+                                         std::size_t search_nodes = AdjudicateOptions{}.search_nodes) {
+    Adjudication a;
+    a.rules = detail::standings_in_game(pos, counts);
+    return detail::judge(tb, pos, counts, std::move(a), search_nodes);
 }
 
 }  // namespace dtb::probe

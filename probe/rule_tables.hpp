@@ -32,14 +32,17 @@ public:
         return guarded([&] { return entry(normalize(pos), true).dtc; });
     }
 
-    // The value for the side to move under the counts `c`, exactly.
-    Outcome<int> exact_value(const Position<V>& pos, const RuleCounts& c) const {
+    // The value for the side to move under the counts `c` (RuleCounts, or a
+    // game's DrawCounts), exactly.
+    template <class Counts>
+    Outcome<int> exact_value(const Position<V>& pos, const Counts& c) const {
         return guarded([&] { return RuleJudge<V, RuleTables>(*this).exact_value(pos, c); });
     }
 
     // Best play under the counts `c` to the next conversion
     // (RuleJudge::line_to_conversion); empty for a draw under the counts.
-    Outcome<std::vector<Move>> line(const Position<V>& pos, const RuleCounts& c) const {
+    template <class Counts>
+    Outcome<std::vector<Move>> line(const Position<V>& pos, const Counts& c) const {
         return guarded([&] { return RuleJudge<V, RuleTables>(*this).line_to_conversion(pos, c); });
     }
 

@@ -200,6 +200,9 @@ public:
         }
         return 0;
     }
+    int plies_since_conversion() const { return plies_since_conversion_; }
+    int plies_of_kings_only() const { return plies_of_kings_only_; }
+
     // The ply after which rule i's count started (0: the start position).
     int start_ply(std::size_t i) const {
         switch (rule(i).count) {

@@ -193,9 +193,12 @@ public:
     // again: a man move (the king-move count starts again), a capture or
     // crowning (all but the lone-king counts do), or the end of the
     // lone-king count.
-    int exact_value(const Position<V>& pos, const RuleCounts& c) const {
+    // `Counts`: RuleCounts, or the DrawCounts of a game in progress
+    // (rules/draw_tracker.hpp) with each lone-king count as it started.
+    template <class Counts>
+    int exact_value(const Position<V>& pos, const Counts& c) const {
         if (game_over(pos)) return -1;
-        Search search = search_for(pos);
+        Search search = search_for(pos, c);
         const SearchState s = state_for(pos, search, c);
         if (s.left <= 0) return 0;
         return search.value(pos, s);
@@ -208,10 +211,11 @@ public:
     // shortest T; the side that loses plays into the longest T, converting
     // last. Empty where the position is drawn under the counts (no side
     // can force anything) or over.
-    std::vector<Move> line_to_conversion(const Position<V>& pos, const RuleCounts& c, int max_plies = 512) const {
+    template <class Counts>
+    std::vector<Move> line_to_conversion(const Position<V>& pos, const Counts& c, int max_plies = 512) const {
         std::vector<Move> line;
         if (game_over(pos)) return line;
-        Search search = search_for(pos);
+        Search search = search_for(pos, c);
         SearchState s = state_for(pos, search, c);
         if (s.left <= 0 || search.value(pos, s) == 0) return line;
         Position<V> p = pos;
@@ -282,10 +286,17 @@ private:
     struct Search;
     struct SearchState;
 
-    Search search_for(const Position<V>& pos) const {
+    Search search_for(const Position<V>& pos, const RuleCounts&) const {
         const std::optional<Color> stronger =
             lone_king_material(signature_of(pos)) ? lone_king_opponent(pos) : std::nullopt;
         return Search{*this, table_counts<V>(signature_of(pos)), stronger, {}};
+    }
+    // A game's lone-king ending keeps the stronger side it began with (it
+    // differs from lone_king_opponent only with a lone king on each side).
+    Search search_for(const Position<V>& pos, const DrawCounts<V>& c) const {
+        Search search = search_for(pos, RuleCounts{});
+        if (search.stronger && c.stronger()) search.stronger = c.stronger();
+        return search;
     }
 
     // The search's state for counts `c` at `pos`: the lone-king rules that
@@ -298,6 +309,16 @@ private:
                     board_condition_holds(r, pos, *search.stronger))
                     left = std::min(left, r.limit - std::max(0, c.lone_moves));
         return {std::max(0, c.conversion_plies), std::max(0, c.king_plies), left};
+    }
+    // From a game's counts: every lone-king count that runs, as it started
+    // (its board condition judged then, its material perhaps an earlier
+    // one), leaves its limit less the moves made.
+    static SearchState state_for(const Position<V>& pos, const Search&, const DrawCounts<V>& c) {
+        int left = kNoLimit;
+        for (std::size_t i = 0; i < V::draw_rules.size(); ++i)
+            if (counts_stronger_side(V::draw_rules[i]) && c.counting(i, pos))
+                left = std::min(left, V::draw_rules[i].limit - c.moves_made(i));
+        return {c.plies_since_conversion(), c.plies_of_kings_only(), left};
     }
 
     // The plies T may take with the counts fresh.

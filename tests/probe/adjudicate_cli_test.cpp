@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "tests/probe/cli_json.hpp"
@@ -241,7 +242,7 @@ TEST(AdjudicateCli, PdnJsonFieldsAndTablesWhereTheCountBegan) {
     const Json& g2 = lines[1];  // 2.1.9.1.4 from a setup position
     EXPECT_EQ(keys(g2), (std::vector<std::string>{"game", "tags", "plies", "result", "draw_rule", "rule_title",
                                                   "move_number", "side", "ply", "move", "reason", "also", "plies_after",
-                                                  "count_started", "at_count_start"}));
+                                                  "count_started", "at_count_start", "wins_slipped"}));
     EXPECT_EQ(g2["ply"], 29);
     EXPECT_EQ(g2["count_started"]["ply"], 0);
     EXPECT_EQ(g2["at_count_start"]["fen"], "W:WKc1,Ke1,Kg1:BKh6");
@@ -250,9 +251,64 @@ TEST(AdjudicateCli, PdnJsonFieldsAndTablesWhereTheCountBegan) {
     // Three kings win this from the start, well inside 15 moves: the game
     // record simply did not.
     EXPECT_EQ(g2["at_count_start"]["winnable"], true);
-    // The game without a draw has no count.
+    EXPECT_EQ(g2["at_count_start"]["counts"], (Json{{"plies_since_conversion", 0}, {"plies_of_kings_only", 0}}));
+    // ... and so the record let it slip, by a move of White each time.
+    ASSERT_TRUE(g2["wins_slipped"].is_array());
+    ASSERT_FALSE(g2["wins_slipped"].empty());
+    for (const Json& slip : g2["wins_slipped"]) EXPECT_EQ(slip["side"], "white") << slip;
+    // The game without a draw has no count; with the tables, its end is
+    // judged where they cover it (not here: null).
     EXPECT_EQ(keys(lines[9]), (std::vector<std::string>{"game", "tags", "plies", "result", "draw_rule", "move_number",
-                                                        "side", "reason"}));
+                                                        "side", "reason", "at_end"}));
+    EXPECT_TRUE(lines[9]["at_end"].is_null());
+}
+
+// The moves that let a win slip, found with the game's counts to the ply,
+// against dtb adjudicate --fen (the C API, whole moves) at the positions
+// after each pair of plies from the count's start, where both sides have
+// made k moves: the other side's move cannot give a win away, so a win at
+// ply 2k and none at ply 2k + 2 puts a slip at ply 2k + 1; and a slip at
+// ply 2k + 1 needs a win at ply 2k.
+void slips_agree_with_fen(const std::string& pdn, std::size_t game, const std::string& dir) {
+    const Output replay = dtb("adjudicate --variant russian --pdn " + pdn + " --json --dir " + dir);
+    ASSERT_EQ(replay.status, 0) << replay.err;
+    const Json g = json_lines(replay.out).at(game);
+    ASSERT_EQ(g["count_started"]["ply"], 0) << g;
+    const Output analysis = dtb("analyze " + pdn + " --variant russian --json --dir " + dir);
+    ASSERT_EQ(analysis.status, 0) << analysis.err;
+    const Json moves = json_lines(analysis.out).at(game)["moves"];
+    const auto fen_after = [&](int ply) {
+        return ply == 0 ? g["at_count_start"]["fen"].get<std::string>()
+                        : moves.at(std::size_t(ply - 1))["fen_after"].get<std::string>();
+    };
+    const auto winnable = [&](int ply) {
+        const Output r = dtb("adjudicate --variant russian --json --dir " + dir + " --fen " + quote(fen_after(ply)) +
+                             " --moves-played " + std::to_string(ply / 2));
+        EXPECT_EQ(r.status, 0) << r.err;
+        const Json j = Json::parse(r.out);
+        EXPECT_TRUE(j["exact"].get<bool>()) << j;
+        return j["winnable"].get<bool>();
+    };
+    std::set<int> slips;
+    for (const Json& slip : g["wins_slipped"]) slips.insert(slip["ply"].get<int>());
+    const int draw = g["ply"].get<int>();
+    int checked = 0;
+    for (int ply = 0; ply + 2 < draw; ply += 2) {
+        const bool before = winnable(ply), after = winnable(ply + 2);
+        if (before && !after) {
+            EXPECT_TRUE(slips.contains(ply + 1)) << "ply " << ply + 1;
+        }
+        if (!before) {
+            EXPECT_FALSE(slips.contains(ply + 1)) << "ply " << ply + 1;
+        }
+        checked += before != after;
+    }
+    EXPECT_GT(checked, 0);
+}
+
+TEST(AdjudicateCli, SlipsAgreeWithFenAdjudication) {
+    slips_agree_with_fen(games("russian_games.pdn"), 1, tables());
+    slips_agree_with_fen(games("../../../examples/games.pdn"), 0, tables());
 }
 
 TEST(AdjudicateCli, PdnInWords) {

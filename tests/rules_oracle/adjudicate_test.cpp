@@ -217,5 +217,74 @@ void lines_keep_the_value(std::uint64_t per_table) {
 TEST(OracleAgainstDtc, RussianLinesKeepTheValue) { lines_keep_the_value<Russian>(30); }
 TEST(OracleAgainstDtc, InternationalLinesKeepTheValue) { lines_keep_the_value<International>(60); }
 
+// Games under the counts (probe::adjudicate_in_game, as dtb adjudicate
+// --pdn asks it): from a sample of starts in every table up to 4 pieces,
+// moves chosen half at random and half along the line under the counts
+// (so that counts run long and conversions carry a lone-king count into
+// the next material), the counts stepped by DrawCounts
+// (rules/draw_tracker.hpp) on one side and by the oracle's own counting on
+// the other, every ply's answer exact and the oracle's.
+template <class V>
+void games_agree_with_the_oracle(std::uint64_t per_table, int max_plies) {
+    const auto tb = open_tables<V>(oracle_dtc_tables());
+    const probe::RuleTables<V> rules(*tb);
+    std::uint64_t games = 0, plies = 0, won = 0, carried = 0;
+    std::uint64_t seed = 0x9E3779B97F4A7C15ULL;
+    const auto random = [&seed](std::size_t n) {
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        return std::size_t(seed % n);
+    };
+    for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
+        CountOracle<V> oracle({.unlimited = values_from<V>(*tb), .merge_equivalent = true});
+        const PositionIndex<V> index(sig);
+        const std::uint64_t stride = std::max<std::uint64_t>(1, index.size() / per_table);
+        for (std::uint64_t i = random(std::size_t(stride)); i < index.size(); i += stride) {
+            Position<V> p = index.unrank(i);
+            if (game_over(p)) continue;
+            DrawCounts<V> counts(p);
+            oracle::GameCounts<V> mirror = oracle::resumed_counts(p, CountState{0, 0, 0});
+            const std::string start = to_fen(p);
+            for (int ply = 0; ply < max_plies; ++ply) {
+                const std::string where = start + " ply " + std::to_string(ply) + " at " + to_fen(p);
+                auto a = probe::adjudicate_in_game(*tb, p, counts);
+                ASSERT_TRUE(a) << where << ": " << a.error().message;
+                auto value = rules.exact_value(p, counts);
+                ASSERT_TRUE(value) << where << ": " << value.error().message;
+                ASSERT_EQ(oracle.wins(p, mirror, p.side_to_move), *value > 0) << where;
+                ASSERT_EQ(oracle.wins(p, mirror, opponent(p.side_to_move)), *value < 0) << where;
+                if (a->rule && a->probed) {
+                    ASSERT_TRUE(a->exact) << where;
+                    ASSERT_EQ(a->winnable, oracle.wins(p, mirror, *a->stronger)) << where;
+                    won += a->winnable;
+                }
+                ++plies;
+                MoveList moves;
+                MoveGenerator<V>::generate(p, moves);
+                Move m = moves[random(moves.size())];
+                if (random(2) == 0)
+                    if (auto line = rules.line(p, counts); line && !line->empty()) m = line->front();
+                const bool converts = m.is_capture() || m.crowns;
+                const std::vector<std::size_t> ended = counts.play(p, m);
+                mirror = oracle::detail::after_move(p, m, mirror);
+                p = p.after(m);
+                if (converts && counts.stronger())
+                    for (std::size_t r = 0; r < V::draw_rules.size(); ++r)
+                        carried +=
+                            counts_stronger_side(V::draw_rules[r]) && counts.counting(r, p) && counts.moves_made(r) > 0;
+                if (game_over(p) || !ended.empty()) break;
+            }
+            ++games;
+        }
+    }
+    EXPECT_GT(won, plies / 50);
+    EXPECT_GT(carried, 0u);
+    std::cout << V::name << ": " << games << " games, " << plies << " plies alike, " << won
+              << " of them winnable under the game's counts, " << carried
+              << " lone-king counts carried across a conversion" << std::endl;
+}
+
+TEST(OracleAgainstDtc, RussianGames) { games_agree_with_the_oracle<Russian>(12, 80); }
+TEST(OracleAgainstDtc, InternationalGames) { games_agree_with_the_oracle<International>(12, 80); }
+
 }  // namespace
 }  // namespace dtb::oracle_test
