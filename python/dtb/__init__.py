@@ -175,6 +175,14 @@ class Tablebase:
             return self._variant
         return None  # the C++ side reads the squares
 
+    @staticmethod
+    def _counts(moves_played: int, king_moves: Optional[int], conversion_moves: Optional[int]):
+        """The king-move and conversion counts, each the moves played where not given."""
+        if moves_played < 0 or any(c is not None and c < 0 for c in (king_moves, conversion_moves)):
+            raise ValueError("moves_played, king_moves and conversion_moves count moves: 0 or more")
+        return (moves_played if king_moves is None else king_moves,
+                moves_played if conversion_moves is None else conversion_moves)
+
     def max_pieces(self, variant: str) -> int:
         """The most pieces of any table of the variant in the directories (0 if none)."""
         return self._handle.max_pieces(_variant_name(variant, required=True))
@@ -207,15 +215,21 @@ class Tablebase:
         side's moves since the count started; king_moves its moves in a row with only kings moved and nothing
         captured (2.1.9.1.8, 3.5's 25 moves), if not the same; conversion_moves the moves since the last
         capture or crowning (2.1.9.1.5), if not the same."""
-        if moves_played < 0 or any(c is not None and c < 0 for c in (king_moves, conversion_moves)):
-            raise ValueError("moves_played, king_moves and conversion_moves count moves: 0 or more")
-        kings = moves_played if king_moves is None else king_moves
-        conversions = moves_played if conversion_moves is None else conversion_moves
+        kings, conversions = self._counts(moves_played, king_moves, conversion_moves)
         d = self._handle.adjudicate(self._v(variant, fen), fen, moves_played, kings, conversions)
         d["wdl"] = None if d["wdl"] is None else WDL(d["wdl"])
         d["rules_considered"] = [DrawRule(**r) for r in d["rules_considered"]]
         return Adjudication(moves_played=moves_played, king_moves_played=kings,
                             conversion_moves_played=conversions, **d)
+
+    def rule_line(self, fen: str, moves_played: int = 0, king_moves: Optional[int] = None, *,
+                  conversion_moves: Optional[int] = None, variant: Optional[str] = None) -> List[str]:
+        """Best play under the move-count rules from the position with these counts (as adjudicate) to the
+        next capture, crowning or end of the game, from the .dtc tables: the side that wins under the counts
+        keeps its win, the other delays it; the first move is the best move under the counts. Empty for a
+        position drawn under the counts. MissingTableError naming a .dtc file when one is not there."""
+        kings, conversions = self._counts(moves_played, king_moves, conversion_moves)
+        return self._handle.rule_line(self._v(variant, fen), fen, moves_played, kings, conversions)
 
     def probe_dtc(self, fen: str, *, variant: Optional[str] = None) -> RuleValue:
         """The values under the move-count rules with every count fresh, from the .dtc tables (dtb gen

@@ -104,6 +104,27 @@ std::vector<std::string> Handle::line(const dtb_position& pos) const {
     });
 }
 
+std::vector<std::string> Handle::rule_line(const dtb_position& pos, int moves_played, int king_moves_played,
+                                           int conversion_moves_played) const {
+    return with_handle([&](dtb_tablebase* tb) {
+        std::vector<dtb_move> moves(64);
+        std::size_t length = 0;
+        const auto ask = [&] {
+            return dtb_rule_line(tb, &pos, moves_played, king_moves_played, conversion_moves_played, moves.data(),
+                                 moves.size(), &length);
+        };
+        int s = ask();
+        if (s == DTB_BUFFER_TOO_SMALL) {
+            moves.resize(length);
+            s = ask();
+        }
+        if (s != DTB_OK) fail(s);
+        std::vector<std::string> texts;
+        for (std::size_t i = 0; i < length; ++i) texts.emplace_back(moves[i].text);
+        return texts;
+    });
+}
+
 std::vector<RootMove> Handle::moves(const dtb_position& pos) const {
     return with_handle([&](dtb_tablebase* tb) {
         std::vector<dtb_root_move> root(64);

@@ -49,6 +49,10 @@ public:
     std::optional<std::string> best_move(const dtb_position& pos) const;
     // The line to the end of the game; empty for a draw or a lost position.
     std::vector<std::string> line(const dtb_position& pos) const;
+    // Best play under the counts to the next conversion (dtb_rule_line);
+    // empty for a position drawn under them.
+    std::vector<std::string> rule_line(const dtb_position& pos, int moves_played, int king_moves_played,
+                                       int conversion_moves_played) const;
     // Every legal move with its value, best first: winning fastest, then
     // drawing, then losing slowest (generation order among equals).
     std::vector<RootMove> moves(const dtb_position& pos) const;

@@ -158,9 +158,14 @@ def test_values_under_the_counts_agree_with_dtb(dtb_binary, tmp_path):
             got = tb.adjudicate(fen, moves, conversion_moves=conversions)
             want = cli.json_lines("adjudicate", "--variant", "russian", "--dir", str(tmp_path), "--fen", fen,
                                   "--moves-played", str(moves), "--conversion-moves", str(conversions), "--json")[0]
-            line = want.pop("line_to_conversion")  # the command line's alone
+            line = want.pop("line_to_conversion")  # the line dtb_rule_line gives, in the command line's words
             assert (len(line) > 0) == got.winnable
+            assert tb.rule_line(fen, moves, conversion_moves=conversions) == line
             assert _as_cli_json(got) == want
             assert got.exact and got.basis == "dtc"
         with pytest.raises(dtb.MissingTableError):
             tb.probe_dtc("W:WKa1,Kc3,e3:BKh8")  # KKMvK: no .dtc table built
+        with pytest.raises(dtb.MissingTableError):
+            tb.rule_line("W:WKa1,Kc3,e3:BKh8")
+        with pytest.raises(ValueError):
+            tb.rule_line(fen, -1)
