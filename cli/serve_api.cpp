@@ -105,7 +105,10 @@ Reply adjudicate_reply(dtb_tablebase* tb, const std::string& name, int variant, 
     const MovesPlayed played{*moves, count_param(params, "king_moves").value_or(*moves),
                              count_param(params, "conversion_moves").value_or(*moves)};
     const dtb_adjudication a = take(adjudicate(tb, pos, played));
-    return {200, adjudicate_json(name, pos, played, a)};
+    Json j = adjudicate_json(name, pos, played, a);
+    // As dtb adjudicate --json: with the .dtc tables, best play under these counts.
+    if (a.basis == DTB_BASIS_DTC) j["line_to_conversion"] = take(rule_line(tb, pos, played));
+    return {200, j};
 }
 
 }  // namespace
@@ -120,7 +123,7 @@ Reply api_index(const dtb_tablebase* tb) {
     return {200, Json{{"variants", variants},
                       {"endpoints",
                        {"/api/v1/{variant}?fen=FEN", "/api/v1/{variant}/line?fen=FEN",
-                        "/api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L]"}}}};
+                        "/api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L][&conversion_moves=C]"}}}};
 }
 
 Reply api_request(dtb_tablebase* tb, const std::string& variant, const std::string& what, const QueryParams& params) {

@@ -112,11 +112,12 @@ void add_handle(py::module_& m) {
                  const auto [wdl, dtc] = probe(variant, fen, [&](const dtb_position& p) { return h.probe_dtc(p); });
                  return py::make_tuple(wdl, dtc >= 0 ? py::cast(dtc) : py::none());
              })
-        .def("rule_line",
-             [](const Handle& h, const Variant& variant, const std::string& fen, int moves, int kings, int conversions) {
-                 return probe(variant, fen,
-                              [&](const dtb_position& p) { return h.rule_line(p, moves, kings, conversions); });
-             })
+        .def(
+            "rule_line",
+            [](const Handle& h, const Variant& variant, const std::string& fen, int moves, int kings, int conversions) {
+                return probe(variant, fen,
+                             [&](const dtb_position& p) { return h.rule_line(p, moves, kings, conversions); });
+            })
         .def("adjudicate", [](const Handle& h, const Variant& variant, const std::string& fen, int moves, int kings,
                               int conversions) {
             return adjudication_dict(

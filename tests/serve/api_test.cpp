@@ -15,6 +15,7 @@
 #include <string_view>
 #include <thread>
 
+#include "tests/scratch_dir.hpp"
 #include "tests/serve/serve_support.hpp"
 
 namespace dtb::serve_test {
@@ -228,6 +229,36 @@ TEST_P(ServeApi, AdjudicateAgreesWithTheCommand) {
 
 INSTANTIATE_TEST_SUITE_P(Variants, ServeApi, ::testing::Values(kRussian, kInternational),
                          [](const auto& info) { return info.param.name; });
+
+// With the .dtc tables: the adjudication at any counts, its line under the
+// counts included, as dtb adjudicate --json gives it.
+TEST(ServeDtc, AdjudicateAgreesWithTheCommandLine) {
+    ScratchDir dir;
+    const std::string tables = dir.path().string();
+    const Output built = dtb("gen --variant russian --only KKKvK --dtc --dir '" + tables + "'");
+    ASSERT_EQ(built.status, 0) << built.err;
+    Server server(2, tables);
+    auto client = server.client();
+    const std::string fen = "W:WKf8,Ke7,Kh6:BKb8";
+    int lines = 0;
+    for (const auto& [moves, conversions] : {std::pair{0, 0}, {3, 3}, {2, 10}, {0, 29}, {12, 12}}) {
+        const std::string args = "adjudicate --variant russian --dir '" + tables + "' --fen '" + fen +
+                                 "' --moves-played " + std::to_string(moves) + " --conversion-moves " +
+                                 std::to_string(conversions) + " --json";
+        const Output want = dtb(args);
+        ASSERT_EQ(want.status, 0) << args << ": " << want.err;
+        const std::string path = "/api/v1/russian/adjudicate?fen=" + encode(fen) +
+                                 "&moves_played=" + std::to_string(moves) +
+                                 "&conversion_moves=" + std::to_string(conversions);
+        const Got got = get(client, path);
+        ASSERT_EQ(got.status, 200) << path << ": " << got.body;
+        EXPECT_EQ(got.json, Json::parse(want.out)) << path;
+        EXPECT_EQ(got.json["basis"], "dtc") << path;
+        lines += !got.json["line_to_conversion"].empty();
+    }
+    EXPECT_GT(lines, 0);
+    EXPECT_EQ(server.stop(), 0);
+}
 
 // --------------------------------------------------------------------------
 // Refusals

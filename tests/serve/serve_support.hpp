@@ -31,7 +31,7 @@ using test_support::ScratchDir;
 // the end; stop() says how it ended.
 class Server {
 public:
-    explicit Server(int threads = 4) {
+    explicit Server(int threads = 4, const std::string& dir = DTB_SMALL_TABLES) {
         // A server that closes a connection while the test writes must fail
         // the test, not kill it with SIGPIPE.
         std::signal(SIGPIPE, SIG_IGN);
@@ -48,7 +48,7 @@ public:
             ::dup2(out[1], STDOUT_FILENO);
             ::close(out[0]);
             ::close(out[1]);
-            ::execl(DTB_BINARY, DTB_BINARY, "serve", "--dir", DTB_SMALL_TABLES, "--port", "0", "--threads",
+            ::execl(DTB_BINARY, DTB_BINARY, "serve", "--dir", dir.c_str(), "--port", "0", "--threads",
                     threads_text.c_str(), "--json", static_cast<char*>(nullptr));
             ::_exit(127);
         }
