@@ -180,10 +180,11 @@ bool conversions_fit(const Tablebase& tb, Material s, Material d, int remaining,
 }
 
 // Every rule of V::draw_rules at `pos`: whether it applies and, if so, the
-// moves it has counted and leaves; if not, why not.
-template <class V>
-std::vector<RuleStanding> standings(const Position<V>& pos, int moves_played, int king_moves, int conversion_moves) {
-    const std::optional<Color> lone_opponent = lone_king_opponent(pos);
+// moves it has counted and leaves; if not, why not. `moves_made(i)` gives
+// rule i's count where it runs, nullopt where it does not; `stronger` is
+// the stronger side of a lone-king ending.
+template <class V, class MovesMade>
+std::vector<RuleStanding> standings(const Position<V>& pos, std::optional<Color> stronger, MovesMade moves_made) {
     std::vector<RuleStanding> out;
     for (std::size_t i = 0; i < V::draw_rules.size(); ++i) {
         const DrawRule& r = V::draw_rules[i];
@@ -191,50 +192,46 @@ std::vector<RuleStanding> standings(const Position<V>& pos, int moves_played, in
         st.index = i;
         if (r.count == DrawCount::repetitions) {
             st.why_not = RuleNote::needs_game;
-        } else if (!material_covers(r, pos, lone_opponent)) {
-            st.why_not = RuleNote::other_material;
-        } else if (!board_condition_holds(r, pos, lone_opponent)) {
+        } else if (const std::optional<int> made = moves_made(i)) {
+            st.applies = true;
+            st.moves_made = *made;
+            st.moves_left = std::max(0, r.limit - *made);
+        } else if (material_covers(r, pos, stronger)) {
+            // Its material stands but it does not count: its board condition
+            // does not hold (for a game: did not when the material came).
             st.why_not = r.board == BoardCondition::stronger_king_on_main_road ? RuleNote::no_stronger_king_on_road
                                                                                : RuleNote::lone_king_off_road;
         } else {
-            st.applies = true;
-            st.moves_made = r.count == DrawCount::king_moves                 ? king_moves
-                            : r.count == DrawCount::moves_without_conversion ? conversion_moves
-                                                                             : moves_played;
-            st.moves_left = std::max(0, r.limit - st.moves_made);
+            st.why_not = RuleNote::other_material;
         }
         out.push_back(st);
     }
     return out;
 }
 
-// Every rule of V::draw_rules at `pos` in a game whose counts are `counts`:
-// a lone-king count runs as it started (perhaps in an earlier material, its
-// board condition judged then), the others count each side's moves.
+// For a position given alone: each rule whose material and board condition
+// hold at `pos` has counted the moves given for its kind of count.
+template <class V>
+std::vector<RuleStanding> standings(const Position<V>& pos, int moves_played, int king_moves, int conversion_moves) {
+    const std::optional<Color> stronger = lone_king_opponent(pos);
+    return standings(pos, stronger, [&](std::size_t i) -> std::optional<int> {
+        const DrawRule& r = V::draw_rules[i];
+        if (!material_covers(r, pos, stronger) || !board_condition_holds(r, pos, stronger)) return std::nullopt;
+        return r.count == DrawCount::king_moves                 ? king_moves
+               : r.count == DrawCount::moves_without_conversion ? conversion_moves
+                                                                : moves_played;
+    });
+}
+
+// In a game whose counts are `counts`: a lone-king count runs as it started
+// (perhaps in an earlier material, its board condition judged then), the
+// others count each side's moves.
 template <class V>
 std::vector<RuleStanding> standings_in_game(const Position<V>& pos, const DrawCounts<V>& counts) {
-    std::vector<RuleStanding> out;
-    for (std::size_t i = 0; i < V::draw_rules.size(); ++i) {
-        const DrawRule& r = V::draw_rules[i];
-        RuleStanding st;
-        st.index = i;
-        if (r.count == DrawCount::repetitions) {
-            st.why_not = RuleNote::needs_game;
-        } else if (counts.counting(i, pos)) {
-            st.applies = true;
-            st.moves_made = counts.moves_made(i);
-            st.moves_left = std::max(0, r.limit - st.moves_made);
-        } else if (counts_stronger_side(r) && material_covers(r, pos, counts.stronger())) {
-            // Its material stands, so it was judged when the material came:
-            // its board condition did not hold then.
-            st.why_not = r.board == BoardCondition::stronger_king_on_main_road ? RuleNote::no_stronger_king_on_road
-                                                                               : RuleNote::lone_king_off_road;
-        } else {
-            st.why_not = RuleNote::other_material;
-        }
-        out.push_back(st);
-    }
-    return out;
+    return standings(pos, counts.stronger(), [&](std::size_t i) -> std::optional<int> {
+        if (!counts.counting(i, pos)) return std::nullopt;
+        return counts.moves_made(i);
+    });
 }
 
 // The rule that ends the game first (the fewest moves left; of a tie, the
