@@ -85,11 +85,12 @@ void add_rule_report_command(CLI::App& app) {
     auto o = std::make_shared<RuleReportOptions>();
     CLI::App* c = app.add_subcommand(
         "rule-report",
-        "Solve every table up to a number of pieces under the move-count draw rules (each count starting\n"
-        "afresh) and count, per table, the positions won with unlimited moves but drawn under the counts\n"
-        "(count-drawn wins), the losses the counts save, and the longest distance to conversion of a win\n"
-        "under the counts (docs/VALUES.md). Needs the WDL tables of the same pieces in --dir.\n"
-        "Solving is in memory: Russian 5 pieces or international 4 take minutes.\n"
+        "For every table up to a number of pieces, the values under the move-count draw rules (each count\n"
+        "starting afresh) against the values without them: the positions won with unlimited moves but drawn\n"
+        "under the counts (count-drawn wins), the losses the counts save, and the longest distance to\n"
+        "conversion of a win under the counts (docs/VALUES.md). Needs the WDL tables of the same pieces in\n"
+        "--dir. Reads the .dtc tables when every one is there (dtb gen --dtc); otherwise solves the tables\n"
+        "in memory, which takes minutes for Russian 5 pieces or international 4.\n"
         "Example: dtb rule-report --variant russian --pieces 4 --dir tablebases");
     add_variant_option(c, o->variant);
     c->add_option("--pieces", o->pieces, "Every table with up to this many pieces")->check(CLI::Range(2, 6));
