@@ -78,7 +78,8 @@ void run_gen(const GenCommandOptions& c) {
     if (c.dtc) {
         const std::vector<MaterialSignature> targets =
             o.only ? std::vector<MaterialSignature>{*o.only} : all_signatures(o.variant, c.pieces);
-        dtc = build_dtc_tables(o.variant, targets, c.dir, c.threads, log);
+        dtc = build_dtc_tables(o.variant, targets, c.dir, c.threads, log,
+                               o.memory_bytes ? o.memory_bytes : default_memory_bytes());
     }
     if (c.json) {
         Json tables = Json::array();
@@ -188,7 +189,8 @@ void add_gen_commands(CLI::App& app) {
         "--dtc", o->dtc,
         "Also build each table's values under the move-count draw rules (NAME.dtc: the distance to\n"
         "conversion and the lone-king counts, docs/VALUES.md), which make dtb adjudicate exact for every\n"
-        "count. Each pair is solved in memory after the tables it converts into (under mpirun, by process 0)");
+        "count. Each pair is solved whole in memory after the tables it converts into (under mpirun, by\n"
+        "process 0); a pair that needs more than --memory stops with an error naming it, before it outgrows it");
     gen->add_flag("--json", o->json, "Print a JSON summary of the tables built on standard output");
     gen->callback([o] { run_gen(*o); });
 

@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <set>
 
+#include "gen/memory_budget.hpp"
 #include "gen/rule_solver.hpp"
 #include "rules/notation.hpp"
 #include "tables/signatures.hpp"
@@ -100,13 +101,14 @@ std::vector<VerifyReport> verify(const std::filesystem::path& dir, std::ostream&
 
 template <class V>
 std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, const std::filesystem::path& dir,
-                                 std::ostream& log) {
+                                 std::ostream& log, std::uint64_t memory_bytes) {
     std::filesystem::create_directories(dir);
     const auto path_of = [&](const MaterialSignature& s) {
         return dir / table_file_name(V::id, s, format::Metric::dtc);
     };
     std::vector<DtcTableStats> built;
     RuleSolver<V> solver;
+    solver.set_memory_limit(memory_bytes);
     for (const MaterialSignature& key : solving_order(targets)) {
         std::vector<MaterialSignature> sides{key};
         if (!key.is_symmetric()) sides.push_back(key.mirror());
@@ -114,6 +116,15 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
         for (const MaterialSignature& s : sides) done = done && std::filesystem::exists(path_of(s));
         if (done) continue;
 
+        // The pair is solved whole in memory: refuse it before starting if
+        // what is known beforehand does not fit beside a reserve for the
+        // rest (the solver checks its graphs' edges as it counts them).
+        constexpr std::uint64_t kReserve = std::uint64_t{256} << 20;
+        if (const std::uint64_t need = RuleSolver<V>::memory_before_edges(key) + kReserve;
+            memory_bytes && need > memory_bytes)
+            throw std::runtime_error("the .dtc tables of " + key.name() + " are solved whole in memory and need " +
+                                     format_bytes(need) + " at least, more than the " + format_bytes(memory_bytes) +
+                                     " allowed (--memory); give more, or build without --dtc");
         const auto start = std::chrono::steady_clock::now();
         solve_from_files(solver, key, dir);
         std::vector<DtcTableStats> pair;
@@ -142,9 +153,10 @@ std::vector<VerifyReport> verify_dtc_tables(VariantId variant, const std::filesy
 }
 
 std::vector<DtcTableStats> build_dtc_tables(VariantId variant, const std::vector<MaterialSignature>& targets,
-                                            const std::filesystem::path& dir, int threads, std::ostream& log) {
+                                            const std::filesystem::path& dir, int threads, std::ostream& log,
+                                            std::uint64_t memory_bytes) {
     if (threads > 0) omp_set_num_threads(threads);
-    return with_variant(variant, [&]<class V>() { return build<V>(targets, dir, log); });
+    return with_variant(variant, [&]<class V>() { return build<V>(targets, dir, log, memory_bytes); });
 }
 
 }  // namespace dtb

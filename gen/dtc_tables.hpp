@@ -27,9 +27,12 @@ struct DtcTableStats {
 
 // Builds every missing .dtc table of `targets` and of what they need into
 // `dir`, one line per table on `log`. Throws std::runtime_error naming a
-// file that cannot be read or written.
+// file that cannot be read or written, or a pair whose solve could take
+// more than `memory_bytes` (RuleSolver::memory_bound; 0: no limit), before
+// solving it.
 std::vector<DtcTableStats> build_dtc_tables(VariantId variant, const std::vector<MaterialSignature>& targets,
-                                            const std::filesystem::path& dir, int threads, std::ostream& log);
+                                            const std::filesystem::path& dir, int threads, std::ostream& log,
+                                            std::uint64_t memory_bytes = 0);
 
 // Verifies every .dtc table of `variant` in `dir` (or only those of
 // `only`): each pair solved again from the .dtc files of the tables it

@@ -34,10 +34,12 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
 #include "format/table_file.hpp"
+#include "gen/memory_budget.hpp"
 #include "gen/slices.hpp"
 #include "rules/draw_rules.hpp"
 #include "rules/draw_tracker.hpp"
@@ -75,6 +77,43 @@ public:
         solve_dtc(sides);
         if (table(key).lone) solve_lone(sides);
     }
+
+    // The memory solve_pair(key) takes before its move graphs' edges, with
+    // the tables its conversions lead into loaded: every table's values,
+    // the pair's lists by level, the king-move count's two layers, and the
+    // per-position part of the graphs of the largest level (both sides) or
+    // of the lone-king sides. The edges are known only once counted: with
+    // a limit set, each graph checks them against it before it stores them.
+    static std::uint64_t memory_before_edges(const MaterialSignature& key) {
+        std::vector<MaterialSignature> sides{key};
+        if (!key.is_symmetric()) sides.push_back(key.mirror());
+        std::set<MaterialSignature> tables(sides.begin(), sides.end());
+        for (const MaterialSignature& s : sides)
+            for (const MaterialSignature& c : successor_signatures(s)) tables.insert(c);
+        std::uint64_t values = 0, lists = 0, lone_graphs = 0;
+        std::vector<std::uint64_t> level_graphs;
+        for (const MaterialSignature& t : tables) {
+            const Table e = empty_table(t);
+            const std::uint64_t n = e.index.size(), slots = n * (e.both_lone ? 2 : 1);
+            values += 2 * n + (e.lone ? 2 * slots : 0);
+            if (std::find(sides.begin(), sides.end(), t) == sides.end()) continue;
+            lists += 8 * n + (e.counts.king_move_limit < kNoLimit ? 4 * n : 0);
+            const SideLevels<V> levels(e.index);
+            if (level_graphs.size() < std::size_t(levels.levels())) level_graphs.resize(std::size_t(levels.levels()));
+            for (int l = 0; l < levels.levels(); ++l)
+                level_graphs[std::size_t(l)] +=
+                    levels.placements(l) * e.index.king_ways() * (sizeof(std::uint64_t) + sizeof(TimedChoice) + 4);
+            if (e.lone) lone_graphs += slots * (2 + 3 * kR + 4);
+        }
+        const std::uint64_t graphs =
+            level_graphs.empty() ? 0 : *std::max_element(level_graphs.begin(), level_graphs.end());
+        return values + lists + std::max(graphs, lone_graphs);
+    }
+
+    // The resident memory the solver may reach (0: no limit). A graph whose
+    // edges would take it past the limit throws std::runtime_error before
+    // they are stored, naming the pair and what it needed.
+    void set_memory_limit(std::uint64_t bytes) { memory_limit_ = bytes; }
 
     // Reads a table written by write() back whole, to solve the tables
     // whose conversions lead into it. Throws std::runtime_error naming the
@@ -301,21 +340,51 @@ private:
         }
     }
 
-    // Per-position lists of successors as one array and where each
-    // position's part begins (`first` has one entry more, the end).
-    static void flatten(const std::vector<std::vector<std::uint64_t>>& lists, std::vector<std::uint32_t>& first,
-                        std::vector<std::uint64_t>& all, const MaterialSignature& sig) {
-        first.resize(lists.size() + 1);
-        std::size_t edges = 0;
-        for (std::size_t k = 0; k < lists.size(); ++k) {
-            first[k] = std::uint32_t(edges);
-            edges += lists[k].size();
+    // Where the moves the graphs keep lead, gathered without a list per
+    // position: a first pass counts each item's edges, a second writes them
+    // into one array at their offsets (a list per position and the copy
+    // into one array took more than twice the memory at the peak).
+    // visit(k, first_pass, sink) reports item k's edges to sink in a fixed
+    // order; what else an item holds it computes on the first pass only.
+    struct CountEdges {
+        static constexpr bool stores = false;
+        std::uint32_t edges = 0;
+        void operator()(std::uint64_t) { ++edges; }
+    };
+    struct StoreEdges {
+        static constexpr bool stores = true;
+        std::uint64_t* next;
+        void operator()(std::uint64_t e) { *next++ = e; }
+    };
+    template <class Visit>
+    void gather_edges(std::size_t n, std::vector<std::uint32_t>& first, std::vector<std::uint64_t>& to,
+                      const MaterialSignature& sig, const Visit& visit) const {
+        first.assign(n + 1, 0);
+#pragma omp parallel for schedule(dynamic, 256) if (n > 4096)
+        for (std::size_t k = 0; k < n; ++k) {
+            CountEdges count;
+            visit(k, true, count);
+            first[k + 1] = count.edges;
         }
-        if (edges > std::numeric_limits<std::uint32_t>::max())
-            throw std::length_error("rule solver: " + sig.name() + " has too many moves in one part");
-        first[lists.size()] = std::uint32_t(edges);
-        all.reserve(edges);
-        for (const auto& v : lists) all.insert(all.end(), v.begin(), v.end());
+        std::uint64_t edges = 0;
+        for (std::size_t k = 0; k <= n; ++k) {
+            edges += first[k];
+            if (edges > std::numeric_limits<std::uint32_t>::max())
+                throw std::length_error("rule solver: " + sig.name() + " has too many moves in one part");
+            first[k] = std::uint32_t(edges);
+        }
+        if (const std::uint64_t need = resident_bytes() + edges * sizeof(std::uint64_t);
+            memory_limit_ && need > memory_limit_)
+            throw std::runtime_error("the .dtc tables of " + sig.name() +
+                                     "'s pair are solved whole in memory and need " + format_bytes(need) +
+                                     " at least, more than the " + format_bytes(memory_limit_) +
+                                     " allowed (--memory); give more, or build without --dtc");
+        to.resize(edges);
+#pragma omp parallel for schedule(dynamic, 256) if (n > 4096)
+        for (std::size_t k = 0; k < n; ++k) {
+            StoreEdges store{to.data() + first[k]};
+            visit(k, false, store);
+        }
     }
 
     LevelGraph level_graph(const std::vector<MaterialSignature>& sides, std::size_t s,
@@ -323,49 +392,51 @@ private:
         const Table& t = table(sides[s]);
         LevelGraph g;
         g.positions = std::move(positions);
-        const std::size_t n = g.positions.size();
-        g.settled.resize(n);
-        std::vector<std::vector<std::uint64_t>> king_to(n);
-#pragma omp parallel for schedule(dynamic, 256) if (n > 4096)
-        for (std::size_t k = 0; k < n; ++k) {
-            const Position<V> pos = t.index.unrank(g.positions[k]);
-            settle_moves(t, sides, pos, g.settled[k], king_to[k]);
-        }
-        flatten(king_to, g.first, g.king_to, sides[s]);
+        g.settled.resize(g.positions.size());
+        gather_edges(g.positions.size(), g.first, g.king_to, sides[s], [&](std::size_t k, bool first, auto& sink) {
+            settle_moves(t, sides, t.index.unrank(g.positions[k]), first ? &g.settled[k] : nullptr, sink);
+        });
         return g;
     }
 
     // The moves of `pos` that leave its level (or end the game) into
-    // `settled`; where its king moves lead into `king_to`.
+    // `*settled` (unless null); where its king moves lead into `king_to`.
+    template <class Sink>
     void settle_moves(const Table& t, const std::vector<MaterialSignature>& sides, const Position<V>& pos,
-                      TimedChoice& settled, std::vector<std::uint64_t>& king_to) const {
+                      TimedChoice* settled, Sink& king_to) const {
         MoveList moves;
         MoveGenerator<V>::generate(pos, moves);
         const std::optional<Color> stronger = t.lone ? lone_king_opponent(pos) : std::nullopt;
         for (const Move& m : moves) {
             const Position<V> after = pos.after(m);
+            const bool king_move = (pos.kings & bit(m.from)) != 0 && !m.is_capture() && !m.crowns;
+            if (!settled && !king_move) continue;
             if (game_over(after)) {
-                settled.add({1, 1});
+                if (settled) settled->add({1, 1});
                 continue;
             }
             if (m.is_capture() || m.crowns) {
                 std::optional<Phase> phase;
                 if (stronger) phase = Phase{*stronger, kNoLimit, pos};
-                settled.add(Timed{std::int8_t(entering_wdl(after, phase)), 0}.before());
+                settled->add(Timed{std::int8_t(entering_wdl(after, phase)), 0}.before());
+                continue;
+            }
+            if (king_move && !Sink::stores) {
+                king_to(0);
                 continue;
             }
             const Position<V> n = normalize(after);
             const MaterialSignature sig = signature_of(n);
             const std::uint64_t j = table(sig).index.rank(n);
-            if ((pos.kings & bit(m.from)) != 0) {
-                king_to.push_back((sig == sides[0] ? 0 : kSideBit) | j);
+            if (king_move) {
+                king_to((sig == sides[0] ? 0 : kSideBit) | j);
                 continue;
             }
             const Timed next = Timed::unpack(table(sig).dtc[j]);
             if (t.counts.to_conversion())
-                settled.add(next.before());
+                settled->add(next.before());
             else  // the man move starts the measured count again: its value is the successor's
-                settled.add(Timed{std::int8_t(threshold(next, t.counts.king_move_limit)), 0}.before());
+                settled->add(Timed{std::int8_t(threshold(next, t.counts.king_move_limit)), 0}.before());
         }
     }
 
@@ -465,28 +536,29 @@ private:
         g.valid.assign(slots, 0);
         g.ours.assign(slots, 0);
         g.settled.assign(slots * kR, kNone);
-        std::vector<std::vector<std::uint64_t>> to(slots);
-#pragma omp parallel for schedule(dynamic, 256) if (t.index.size() > 4096)
-        for (std::size_t i = 0; i < t.index.size(); ++i) {
+        gather_edges(slots, g.first, g.to, sides[s], [&](std::size_t k, bool first, auto& sink) {
+            const std::uint64_t i = t.both_lone ? k / 2 : k;
             const Position<V> pos = t.index.unrank(i);
             for (const bool stronger_to_move : {true, false}) {
+                if (slot(t, i, stronger_to_move) != k) continue;
                 const Color stronger = stronger_to_move ? pos.side_to_move : opponent(pos.side_to_move);
                 if (!t.both_lone && lone_king_opponent(pos) != stronger) continue;
-                const std::size_t k = slot(t, i, stronger_to_move);
-                g.valid[k] = 1;
-                g.ours[k] = stronger_to_move;
-                lone_moves(sides, pos, stronger, &g.settled[k * kR], to[k]);
+                if (first) {
+                    g.valid[k] = 1;
+                    g.ours[k] = stronger_to_move;
+                }
+                lone_moves(sides, pos, stronger, first ? &g.settled[k * kR] : nullptr, sink);
             }
-        }
-        flatten(to, g.first, g.to, sides[s]);
+        });
         return g;
     }
 
     // The moves of `pos` (stronger side `stronger`): for each r, the
     // stronger side's best over those that end the game or leave the
-    // material into settled[r]; where the others lead into `to`.
+    // material into settled[r] (unless null); where the others lead into `to`.
+    template <class Sink>
     void lone_moves(const std::vector<MaterialSignature>& sides, const Position<V>& pos, Color stronger,
-                    std::int8_t* settled, std::vector<std::uint64_t>& to) const {
+                    std::int8_t* settled, Sink& to) const {
         const bool ours = pos.side_to_move == stronger;
         const auto add = [&](int r, int v) {
             std::int8_t& best = settled[r];
@@ -495,10 +567,13 @@ private:
         MoveList moves;
         MoveGenerator<V>::generate(pos, moves);
         for (const Move& m : moves) {
+            const bool converts = m.is_capture() || m.crowns;
+            if (!settled && converts) continue;
             const Position<V> after = pos.after(m);
             if (game_over(after)) {
-                for (int r = 1; r <= kMaxLoneMoves; ++r) add(r, ours ? 1 : -1);
-            } else if (m.is_capture() || m.crowns) {
+                if (settled)
+                    for (int r = 1; r <= kMaxLoneMoves; ++r) add(r, ours ? 1 : -1);
+            } else if (converts) {
                 for (int r = 1; r <= kMaxLoneMoves; ++r) {
                     const int left = ours ? r - 1 : r;
                     if (left == 0) {
@@ -508,16 +583,19 @@ private:
                     const int w = entering_wdl(after, Phase{stronger, left, pos});
                     add(r, after.side_to_move == stronger ? w : -w);
                 }
+            } else if (!Sink::stores) {
+                to(0);
             } else {
                 const Position<V> n = normalize(after);
                 const MaterialSignature sig = signature_of(n);
                 const std::uint64_t j = slot(table(sig), table(sig).index.rank(n), after.side_to_move == stronger);
-                to.push_back((sig == sides[0] ? 0 : kSideBit) | j);
+                to((sig == sides[0] ? 0 : kSideBit) | j);
             }
         }
     }
 
     std::map<MaterialSignature, Table> tables_;
+    std::uint64_t memory_limit_ = 0;
 };
 
 }  // namespace dtb

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "format/table_file.hpp"
+#include "gen/memory_budget.hpp"
 #include "gen/rule_solver.hpp"
 #include "rules/notation.hpp"
 #include "tables/table_names.hpp"
@@ -94,6 +95,43 @@ TEST(DtcTables, VerifyFindsAWrongValueAndADamagedFile) {
     damaged = 0;
     mismatches(verify_dtc_tables(VariantId::Russian, dir.path(), log, {kkvk}), &damaged);
     EXPECT_EQ(damaged, 1u);
+}
+
+// The memory limit (dtb gen --dtc --memory): a pair whose known arrays do
+// not fit is refused before it is solved, with nothing written; a pair
+// whose move graph would take the process past the limit stops before the
+// edges are stored; either way the message names the pair and --memory.
+TEST(DtcTables, MemoryLimitRefusesAPairAndNamesIt) {
+    ScratchDir dir;
+    std::ostringstream log;
+    const auto kkvk = *MaterialSignature::parse("KKvK");
+    try {
+        build_dtc_tables(VariantId::Russian, {kkvk}, dir.path(), 1, log, std::uint64_t{1} << 20);
+        FAIL() << "1 MiB should not be enough";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("KvK"), std::string::npos) << e.what();  // the first pair it needs
+        EXPECT_NE(std::string(e.what()).find("--memory"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+    EXPECT_GT(RuleSolver<Russian>::memory_before_edges(kkvk),
+              RuleSolver<Russian>::memory_before_edges(*MaterialSignature::parse("KvK")));
+
+    RuleSolver<Russian> solver(2);
+    solver.set_memory_limit(resident_bytes() + 1024);  // less than KKvK's king moves
+    try {
+        solver.solve_pair(kkvk);
+        FAIL() << "KKvK's king moves should not fit in 1 KiB more";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("KKvK"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("--memory"), std::string::npos) << e.what();
+    }
+    // With room, the same pair is solved, as without a limit.
+    solver.set_memory_limit(resident_bytes() + (std::uint64_t{64} << 20));
+    solver.solve_pair(kkvk);
+    const RuleSolver<Russian> unlimited(3);
+    const PositionIndex<Russian> index(kkvk);
+    for (std::uint64_t i = 0; i < index.size(); i += 97)
+        ASSERT_EQ(solver.entry(index.unrank(i), true), unlimited.entry(index.unrank(i), true)) << i;
 }
 
 }  // namespace
