@@ -380,6 +380,22 @@ int dtb_adjudicate_counts(dtb_tablebase* tb, const dtb_position* pos, int moves_
     });
 }
 
+int dtb_adjudicate_plies(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_plies,
+                         int conversion_plies, dtb_adjudication* out) {
+    return probe_position(tb, pos, out != nullptr, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
+        if (moves_played < 0 || king_plies < 0 || conversion_plies < 0)
+            return tb->fail(Failure{Status::bad_argument, "moves played " + std::to_string(moves_played) +
+                                                              ", king plies " + std::to_string(king_plies) +
+                                                              ", conversion plies " + std::to_string(conversion_plies) +
+                                                              ": each counts, 0 or more"});
+        auto a = adjudicate_in_game(*tb->tables, p,
+                                    DrawCounts<V>::resumed_plies(p, moves_played, king_plies, conversion_plies));
+        if (!a) return tb->fail(a.error());
+        adjudication_to_c(V::draw_rules, pos->variant, *a, *out);
+        return DTB_OK;
+    });
+}
+
 int dtb_probe_dtc(dtb_tablebase* tb, const dtb_position* pos, int* rule_wdl, int* dtc) {
     return probe_position(tb, pos, true, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
         const RuleTables<V> tables(*tb->tables);

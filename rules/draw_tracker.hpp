@@ -115,14 +115,19 @@ public:
     static DrawCounts resumed(const Position<V>& pos, int moves, int king_moves, int conversion_moves = -1) {
         if (conversion_moves < 0) conversion_moves = moves;
         // Past any limit every count has ended; keep 2N within an int.
-        moves = std::clamp(moves, 0, 1000);
         king_moves = std::clamp(king_moves, 0, 1000);
         conversion_moves = std::clamp(conversion_moves, 0, 1000);
+        return resumed_plies(pos, moves, 2 * king_moves, 2 * conversion_moves);
+    }
+
+    // The same to the ply: the king-move and conversion counts in plies
+    // (odd when one side has made a move more since it started).
+    static DrawCounts resumed_plies(const Position<V>& pos, int moves, int king_plies, int conversion_plies) {
         DrawCounts c(pos);
         for (std::size_t i = 0; i < kRules; ++i)
-            if (counts_stronger_side(rule(i)) && c.lone_[i] >= 0) c.lone_[i] = clamp8(moves);
-        c.plies_since_conversion_ = 2 * conversion_moves;
-        c.plies_of_kings_only_ = 2 * king_moves;
+            if (counts_stronger_side(rule(i)) && c.lone_[i] >= 0) c.lone_[i] = clamp8(std::clamp(moves, 0, 1000));
+        c.plies_since_conversion_ = std::clamp(conversion_plies, 0, 2000);
+        c.plies_of_kings_only_ = std::clamp(king_plies, 0, 2000);
         return c;
     }
 

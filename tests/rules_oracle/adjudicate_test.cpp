@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dtb/probe.h"
 #include "probe/rule_tables.hpp"
 #include "tests/rules_oracle/adjudicate_sweep.hpp"
 
@@ -285,6 +286,53 @@ void games_agree_with_the_oracle(std::uint64_t per_table, int max_plies) {
 
 TEST(OracleAgainstDtc, RussianGames) { games_agree_with_the_oracle<Russian>(12, 80); }
 TEST(OracleAgainstDtc, InternationalGames) { games_agree_with_the_oracle<International>(12, 80); }
+
+// dtb_adjudicate_plies, the C call for a game in progress: counts in plies,
+// odd ones too, on a sample of every table up to 4 pieces; each answer
+// exact and the oracle's for the stronger side it names.
+template <class V>
+void plies_agree_with_the_oracle(std::uint64_t per_table, int c_variant) {
+    const std::string dir = oracle_dtc_tables().string();
+    const char* dirs[] = {dir.c_str()};
+    dtb_tablebase* tb = nullptr;
+    char err[512];
+    ASSERT_EQ(dtb_open(dirs, 1, nullptr, &tb, err, sizeof err), DTB_OK) << err;
+    const auto tables = open_tables<V>(oracle_dtc_tables());
+    std::uint64_t answers = 0, winnable = 0;
+    dtb_position c{};
+    for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
+        if (sig.kings[0] == 0 || sig.kings[1] == 0) continue;
+        CountOracle<V> oracle({.unlimited = values_from<V>(*tables), .merge_equivalent = true});
+        const PositionIndex<V> index(sig);
+        const std::uint64_t stride = std::max<std::uint64_t>(1, index.size() / per_table);
+        for (std::uint64_t i = stride / 2; i < index.size(); i += stride) {
+            const Position<V> pos = index.unrank(i);
+            if (game_over(pos)) continue;
+            ASSERT_EQ(dtb_position_from_fen(c_variant, to_fen(pos).c_str(), &c, err, sizeof err), DTB_OK) << err;
+            for (const CountState& s : {CountState{1, 1, 1}, CountState{2, 5, 3}, CountState{4, 9, 7},
+                                        CountState{0, 29, 13}, CountState{3, 57, 29}}) {
+                dtb_adjudication a;
+                ASSERT_EQ(dtb_adjudicate_plies(tb, &c, s.lone_moves, s.king_plies, s.conversion_plies, &a), DTB_OK)
+                    << to_fen(pos) << ": " << dtb_error_message(tb);
+                ++answers;
+                if (a.rule < 0 || a.basis == DTB_BASIS_NO_RULE) continue;
+                ASSERT_TRUE(a.exact) << to_fen(pos) << " " << describe(s);
+                const Color stronger = a.stronger_side == DTB_WHITE ? White : Black;
+                ASSERT_EQ(a.winnable != 0, oracle.wins(pos, s, stronger)) << to_fen(pos) << " " << describe(s);
+                winnable += a.winnable != 0;
+            }
+        }
+    }
+    dtb_adjudication a;
+    EXPECT_EQ(dtb_adjudicate_plies(tb, &c, 0, -1, 0, &a), DTB_BAD_ARGUMENT);
+    dtb_close(tb);
+    EXPECT_GT(winnable, answers / 50);
+    std::cout << V::name << ": " << answers << " answers to the ply, " << winnable << " winnable, each the oracle's"
+              << std::endl;
+}
+
+TEST(OracleAgainstDtc, RussianPlies) { plies_agree_with_the_oracle<Russian>(25, DTB_RUSSIAN); }
+TEST(OracleAgainstDtc, InternationalPlies) { plies_agree_with_the_oracle<International>(200, DTB_INTERNATIONAL); }
 
 }  // namespace
 }  // namespace dtb::oracle_test

@@ -382,6 +382,19 @@ int dtb_adjudicate_counts(dtb_tablebase* tb, const dtb_position* pos, int moves_
                           int conversion_moves_played, dtb_adjudication* out);
 
 /*
+ * dtb_adjudicate_counts to the ply, for a game in progress: moves_played as
+ * there (the stronger side's moves under the lone-king rules),
+ * king_plies the plies since the last man move or capture (2.1.9.1.8,
+ * 3.5's 25 king moves), conversion_plies the plies since the last capture
+ * or crowning (2.1.9.1.5); a count of plies is odd when one side has made
+ * a move more than the other since it started, which whole moves cannot
+ * say. Each 0 or more (DTB_BAD_ARGUMENT otherwise). The rules' moves_made
+ * are plies / 2.
+ */
+int dtb_adjudicate_plies(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_plies,
+                         int conversion_plies, dtb_adjudication* out);
+
+/*
  * The values under the move-count draw rules with every count fresh at
  * `pos` (docs/VALUES.md), from the .dtc tables (dtb gen --dtc):
  * *rule_wdl the rule-aware value for the side to move (DTB_WIN, DTB_DRAW,
