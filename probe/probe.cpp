@@ -101,6 +101,23 @@ dtb_value c_value(int value) { return dtb_value{wdl_of(value), value == kDraw ? 
 static_assert(Russian::draw_rules.size() <= DTB_MAX_DRAW_RULES &&
               International::draw_rules.size() <= DTB_MAX_DRAW_RULES);
 
+// A line of moves from `p` into the caller's array: its length always, as
+// many moves as fit, DTB_BUFFER_TOO_SMALL if not all did.
+template <class V>
+int write_line(dtb_tablebase* tb, const Position<V>& p, const std::vector<Move>& line, dtb_move* moves, size_t capacity,
+               size_t* length) {
+    *length = line.size();
+    Position<V> q = p;
+    for (size_t i = 0; i < line.size() && i < capacity; ++i) {
+        moves[i] = to_c(q, line[i]);
+        q = q.after(line[i]);
+    }
+    if (line.size() > capacity)
+        return tb->fail({Status::buffer_too_small, "the line has " + std::to_string(line.size()) + " moves, room for " +
+                                                       std::to_string(capacity)});
+    return DTB_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -348,16 +365,7 @@ int dtb_principal_variation(dtb_tablebase* tb, const dtb_position* pos, dtb_move
         if (value) *value = c_value(*start);
         auto line = search.principal_variation(p);
         if (!line) return tb->fail(line.error());
-        *length = line->size();
-        Position<V> q = p;
-        for (size_t i = 0; i < line->size() && i < capacity; ++i) {
-            moves[i] = to_c(q, (*line)[i]);
-            q = q.after((*line)[i]);
-        }
-        if (line->size() > capacity)
-            return tb->fail({Status::buffer_too_small, "the line has " + std::to_string(line->size()) +
-                                                           " moves, room for " + std::to_string(capacity)});
-        return DTB_OK;
+        return write_line(tb, p, *line, moves, capacity, length);
     });
 }
 
@@ -418,16 +426,7 @@ int dtb_rule_line(dtb_tablebase* tb, const dtb_position* pos, int moves_played, 
         const int conversions = conversion_moves_played < 0 ? moves_played : conversion_moves_played;
         auto line = RuleTables<V>(*tb->tables).line(p, RuleCounts{moves_played, 2 * conversions, 2 * kings});
         if (!line) return tb->fail(line.error());
-        *length = line->size();
-        Position<V> q = p;
-        for (size_t i = 0; i < line->size() && i < capacity; ++i) {
-            moves[i] = to_c(q, (*line)[i]);
-            q = q.after((*line)[i]);
-        }
-        if (line->size() > capacity)
-            return tb->fail({Status::buffer_too_small, "the line has " + std::to_string(line->size()) +
-                                                           " moves, room for " + std::to_string(capacity)});
-        return DTB_OK;
+        return write_line(tb, p, *line, moves, capacity, length);
     });
 }
 
