@@ -339,9 +339,10 @@ std::optional<typename GameResult<V>::Moment> ask_at(const GameResult<V>& g, con
 // then, judged.
 template <class V>
 void ask_tables(GameResult<V>& g, const probe::Tablebase& tb, int variant) {
-    if (game_over(GameReplay<V>::position_after(*g.game, int(g.replay.counts.size()) - 1))) return;
     if (!g.replay.draw) {
-        auto end = ask_at(g, tb, variant, int(g.replay.counts.size()) - 1, true);
+        const int last = int(g.replay.counts.size()) - 1;
+        if (game_over(GameReplay<V>::position_after(*g.game, last))) return;  // a game won: no count runs
+        auto end = ask_at(g, tb, variant, last, true);
         if (end && (!end->answer || end->answer->rule >= 0)) g.at_end = end;
         return;
     }
@@ -368,7 +369,7 @@ void ask_tables(GameResult<V>& g, const probe::Tablebase& tb, int variant) {
 
 template <class V>
 void run_pdn_for(const AdjudicateCommandOptions& o) {
-    std::optional<std::unique_ptr<probe::Tablebase>> tables;
+    std::unique_ptr<probe::Tablebase> tables;  // null: no --dir
     if (!o.dirs.empty()) {
         std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
         auto tb = probe::Tablebase::open(dirs, std::size_t{256} << 20);
@@ -382,9 +383,9 @@ void run_pdn_for(const AdjudicateCommandOptions& o) {
         g.game = &game;
         g.replay = replay_game(game);
         if (g.replay.draw) ++drawn;
-        if (tables) ask_tables(g, **tables, c_variant(o.variant));
+        if (tables) ask_tables(g, *tables, c_variant(o.variant));
         if (o.json)
-            print_json(game_json(g, tables.has_value()));
+            print_json(game_json(g, tables != nullptr));
         else
             print_game(g);
     });

@@ -408,9 +408,9 @@ private:
         MoveGenerator<V>::generate(pos, moves);
         const std::optional<Color> stronger = t.lone ? lone_king_opponent(pos) : std::nullopt;
         for (const Move& m : moves) {
-            const Position<V> after = pos.after(m);
             const bool king_move = (pos.kings & bit(m.from)) != 0 && !m.is_capture() && !m.crowns;
             if (!settled && !king_move) continue;
+            const Position<V> after = pos.after(m);
             if (game_over(after)) {
                 if (settled) settled->add({1, 1});
                 continue;

@@ -1,8 +1,8 @@
 // A game of a PDN record (rules/pdn.hpp) replayed through DrawTracker
-// (rules/draw_tracker.hpp): the move at which it reaches a draw by rule and
-// the position where that rule's count began, and the counts after every
-// ply (for judging a moment of the game with the tables). Values only: dtb adjudicate
-// --pdn puts them into words and JSON.
+// (rules/draw_tracker.hpp): the move at which it reaches a draw by rule, the
+// position where that rule's count began, and the counts after every ply
+// (for judging a moment of the game with the tables). Values only: dtb
+// adjudicate --pdn puts them into words and JSON.
 #pragma once
 
 #include <cstddef>
