@@ -25,6 +25,7 @@ struct GenCommandOptions {
     std::string only;
     std::string memory;
     std::uint64_t split_above = GenerateOptions{}.split_pair_positions;
+    std::uint64_t side_by_side_below = GenerateOptions{}.side_by_side_positions;
     bool keep_raw = false;
     bool dtc = false;
     bool json = false;
@@ -45,6 +46,7 @@ void run_gen(const GenCommandOptions& c) {
     o.progress = ::isatty(STDERR_FILENO) && !c.json && cluster.size() == 1;
     o.keep_raw = c.keep_raw;
     o.split_pair_positions = c.split_above;
+    o.side_by_side_positions = c.side_by_side_below;
     if (!c.memory.empty()) {
         const auto bytes = parse_memory_size(c.memory);
         if (!bytes) throw InputError("bad --memory '" + c.memory + "': give a size such as 2G, 1.5G or 512M");
@@ -181,6 +183,11 @@ void add_gen_commands(CLI::App& app) {
     gen->add_option("--split-above", o->split_above,
                     "Under mpirun: a pair of at least this many positions is solved by every process together,\n"
                     "each taking a part of every slice; smaller pairs go whole to one process each")
+        ->capture_default_str();
+    gen->add_option("--side-by-side-below", o->side_by_side_below,
+                    "With more than one thread: the pairs of fewer positions than this that do not depend on\n"
+                    "each other are built side by side, each whole on one thread (their slices are too small to\n"
+                    "share well); larger pairs one after another with every thread. 0: none side by side")
         ->capture_default_str();
     gen->add_flag("--keep-raw", o->keep_raw,
                   "Also keep each table's exact values (NAME.raw, one value per position, captures included)\n"

@@ -3,12 +3,14 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -99,19 +101,33 @@ void write_manifest(const std::filesystem::path& path, VariantId variant, const 
     format::write_file_atomically(path, manifest_json(variant, s));
 }
 
+// How one pair is built: by this process alone or by a team, with the whole
+// memory limit or a share of it (pairs side by side), with the live
+// progress line or not.
+struct PairRun {
+    const Cluster* team = nullptr;
+    MemoryBudget memory;
+    bool alone = true;                // the only pair in progress: its own progress line and peak memory
+    std::mutex* hook_lock = nullptr;  // stage hooks of pairs side by side are called one at a time
+};
+
 template <class V>
-std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateOptions& o, const Cluster* team) {
-    reset_peak_resident_bytes();  // so that each manifest's peak is its own pair's
-    ProgressLine progress_line(o.progress, table_basename(o.variant, key));
+std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateOptions& o, const PairRun& run) {
+    if (run.alone) reset_peak_resident_bytes();  // so that each manifest's peak is its own pair's
+    ProgressLine progress_line(o.progress && run.alone, table_basename(o.variant, key));
     PairSettings settings;
     settings.variant = o.variant;
     settings.dir = o.dir;
-    settings.memory = MemoryBudget(o.memory_bytes ? o.memory_bytes : default_memory_bytes());
+    settings.memory = run.memory;
     settings.keep_raw = o.keep_raw;
     settings.parallel_positions = o.parallel_positions;
-    settings.team = team;
+    settings.team = run.team;
     settings.progress = SolveProgress{[&](const std::string& stage, std::uint64_t done, std::uint64_t total) {
-        if (o.stage_hook) o.stage_hook(key, stage);
+        if (o.stage_hook) {
+            std::unique_lock<std::mutex> lock;
+            if (run.hook_lock) lock = std::unique_lock(*run.hook_lock);
+            o.stage_hook(key, stage);
+        }
         progress_line.update(stage, done, total);
     }};
     PairBuilder<V> builder(key, settings);
@@ -164,6 +180,45 @@ std::vector<MaterialSignature> share_of(VariantId variant, std::vector<MaterialS
     return mine;
 }
 
+// Builds `keys` side by side, each whole on one of `threads` threads with a
+// share of the memory; returns their stats in the order of `keys` (the
+// manifests are written as each pair finishes). After a failure no other
+// pair is started; the first failure is rethrown once the pairs in
+// progress are done.
+template <class Build>
+std::vector<TableStats> build_side_by_side(const std::vector<MaterialSignature>& keys, int threads,
+                                           const MemoryBudget& memory, const Build& build, bool progress) {
+    if (keys.empty()) return {};
+    std::vector<std::vector<TableStats>> stats(keys.size());
+    std::vector<std::exception_ptr> failures(keys.size());
+    std::mutex lock;
+    std::atomic<bool> failed{false};
+    std::size_t finished = 0;
+    ProgressLine line(progress, std::to_string(keys.size()) + " pairs side by side");
+    reset_peak_resident_bytes();  // each manifest records the peak of its batch so far
+    const PairRun run{nullptr, memory.shared(threads), false, &lock};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        omp_set_num_threads(1);  // the pair's own loops run on this thread
+        if (failed) continue;
+        try {
+            stats[i] = build(keys[i], run);
+        } catch (...) {
+            failures[i] = std::current_exception();
+            failed = true;
+        }
+        const std::lock_guard guard(lock);
+        ++finished;
+        line.update(std::to_string(finished) + " done", 0, 0);
+    }
+    std::vector<TableStats> all;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (failures[i]) std::rethrow_exception(failures[i]);
+        all.insert(all.end(), stats[i].begin(), stats[i].end());
+    }
+    return all;
+}
+
 void log_table(std::ostream& log, const TableStats& s) {
     log << std::left << std::setw(10) << s.signature.name() << std::right << std::setw(13) << s.positions
         << " positions (index waste " << std::fixed << std::setprecision(1) << s.index_waste_percent() << "%)  "
@@ -185,14 +240,18 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
     std::vector<MaterialSignature> todo;
     for (const MaterialSignature& key : solving_order(targets))
         if (!is_finished(o, key) || !is_finished(o, key.mirror())) todo.push_back(key);
+    const MemoryBudget memory(o.memory_bytes ? o.memory_bytes : default_memory_bytes());
     std::vector<TableStats> built;
-    const auto build = [&](const MaterialSignature& key, const Cluster* team) {
-        const auto stats = with_variant(o.variant, [&]<class V>() { return build_pair<V>(key, o, team); });
+    const auto record = [&](const std::vector<TableStats>& stats) {
         for (const TableStats& s : stats) {
-            write_manifest(manifest_path(o.dir, o.variant, s.signature), o.variant, s);
             log_table(log, s);
             built.push_back(s);
         }
+    };
+    const auto build = [&](const MaterialSignature& key, const PairRun& run) {
+        const auto stats = with_variant(o.variant, [&]<class V>() { return build_pair<V>(key, o, run); });
+        for (const TableStats& s : stats) write_manifest(manifest_path(o.dir, o.variant, s.signature), o.variant, s);
+        return stats;
     };
     // A failure on one process (a damaged file, a full disk) stops every
     // process at the same point, so none waits for ever: after each pair
@@ -206,6 +265,7 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
         if (failure) std::rethrow_exception(failure);
         throw std::runtime_error("another process of this run failed (its message names the cause)");
     };
+    const int threads = omp_get_max_threads();
     for (const auto& wave : waves_of(todo)) {
         // The large pairs first, each by every process together; then the
         // others, each whole by one process.
@@ -215,15 +275,22 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
         for (const MaterialSignature& key : together) {
             std::exception_ptr failure;
             try {
-                build(key, o.cluster);
+                record(build(key, PairRun{o.cluster, memory}));
             } catch (...) {
                 failure = std::current_exception();
             }
             stop_together(failure);
         }
+        // Of this process's pairs, the large ones with every thread, then
+        // the small ones side by side (largest first: share_of's order).
+        std::vector<MaterialSignature> one_by_one, side_by_side;
+        for (const MaterialSignature& key : share_of(o.variant, alone, rank, size))
+            (threads > 1 && pair_positions(o.variant, key) < o.side_by_side_positions ? side_by_side : one_by_one)
+                .push_back(key);
         std::exception_ptr failure;
         try {
-            for (const MaterialSignature& key : share_of(o.variant, alone, rank, size)) build(key, nullptr);
+            for (const MaterialSignature& key : one_by_one) record(build(key, PairRun{nullptr, memory}));
+            record(build_side_by_side(side_by_side, threads, memory, build, o.progress));
         } catch (...) {
             failure = std::current_exception();
         }

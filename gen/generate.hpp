@@ -37,6 +37,11 @@ struct GenerateOptions {
     // every process together, each taking a part of every slice; smaller
     // pairs go whole to one process each.
     std::uint64_t split_pair_positions = std::uint64_t{1} << 24;
+    // With more than one thread, the pairs of a dependency wave with fewer
+    // positions than this are built side by side, each whole on one thread
+    // (a small pair's slices are too small to share between threads); the
+    // larger ones one after another with every thread. 0: none side by side.
+    std::uint64_t side_by_side_positions = std::uint64_t{1} << 24;
     // Slices smaller than this are solved on one thread (see LevelSolver).
     std::uint64_t parallel_positions = std::uint64_t{1} << 17;
 };

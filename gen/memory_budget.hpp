@@ -78,22 +78,38 @@ class MemoryBudget {
 public:
     explicit MemoryBudget(std::uint64_t total = default_memory_bytes()) : total_(total) {}
 
+    // The share of one of `ways` pairs built side by side, one per thread:
+    // each gets that part of the windows and of the solving memory (the
+    // reserve is the process's, held once).
+    MemoryBudget shared(int ways) const {
+        MemoryBudget b = *this;
+        b.ways_ = std::uint64_t(std::max(1, ways));
+        return b;
+    }
+
     std::uint64_t total() const { return total_; }
     // Held back for the process itself and the file writer's buffers.
     std::uint64_t reserve() const { return std::min<std::uint64_t>(total_ / 8, std::uint64_t{192} << 20) + (64 << 20); }
     // The windows of all threads together on the smaller tables.
-    std::uint64_t windows() const { return std::min<std::uint64_t>(total_ / 8, std::uint64_t{1} << 30); }
+    std::uint64_t windows() const { return all_windows() / ways_; }
     std::size_t window_bytes(int threads) const { return std::size_t(windows() / std::uint64_t(std::max(1, threads))); }
     // What the slices being solved may take.
-    std::uint64_t solving_bytes() const { return total_ > reserve() + windows() ? total_ - reserve() - windows() : 0; }
+    std::uint64_t solving_bytes() const {
+        return (total_ > reserve() + all_windows() ? total_ - reserve() - all_windows() : 0) / ways_;
+    }
 
     std::string describe() const {
-        return "the memory limit is " + format_bytes(total_) + ", of which " + format_bytes(solving_bytes()) +
-               " for solving";
+        std::string text = "the memory limit is " + format_bytes(total_) + ", of which " +
+                           format_bytes(solving_bytes()) + " for solving";
+        if (ways_ > 1) text += " this pair (one of " + std::to_string(ways_) + " built side by side)";
+        return text;
     }
 
 private:
+    std::uint64_t all_windows() const { return std::min<std::uint64_t>(total_ / 8, std::uint64_t{1} << 30); }
+
     std::uint64_t total_;
+    std::uint64_t ways_ = 1;
 };
 
 }  // namespace dtb

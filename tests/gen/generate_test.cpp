@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "format/table_file.hpp"
+#include "gen/memory_budget.hpp"
 #include "gen/raw_table.hpp"
 #include "gen/verify.hpp"
 #include "tables/signatures.hpp"
@@ -46,6 +47,21 @@ std::string read_file(const fs::path& p) {
     return s.str();
 }
 
+// Pairs side by side share the windows and the solving memory; the reserve
+// is the process's, held once, so the shares and it never pass the limit.
+TEST(MemoryBudget, PairsSideBySideShareTheLimit) {
+    const MemoryBudget whole(std::uint64_t{2} << 30);
+    for (int ways : {1, 2, 3, 16}) {
+        const MemoryBudget share = whole.shared(ways);
+        EXPECT_EQ(share.total(), whole.total());
+        EXPECT_LE(share.solving_bytes() * std::uint64_t(ways), whole.solving_bytes());
+        EXPECT_GT(share.solving_bytes() * std::uint64_t(ways), whole.solving_bytes() - std::uint64_t(ways));
+        EXPECT_LE(share.windows() * std::uint64_t(ways), whole.windows());
+        EXPECT_LE(whole.reserve() + std::uint64_t(ways) * (share.windows() + share.solving_bytes()), whole.total());
+    }
+    EXPECT_NE(whole.shared(3).describe().find("one of 3 built side by side"), std::string::npos);
+}
+
 // Every table file of a directory (manifests aside: they record seconds).
 std::map<std::string, std::string> table_files(const fs::path& dir) {
     std::map<std::string, std::string> files;
@@ -65,19 +81,25 @@ std::vector<TableStats> generate(VariantId variant, int pieces, const fs::path& 
     o.dir = dir;
     o.threads = threads;
     o.parallel_positions = parallel_positions;
+    // Every loop in parallel, however small, means every pair with all
+    // threads too (not side by side, each on one thread).
+    if (parallel_positions == 0) o.side_by_side_positions = 0;
     std::ostringstream log;
     return generate_tables(o, log);
 }
 
 TEST(Generate, ThreadCountDoesNotChangeABit) {
     for (VariantId variant : {VariantId::Russian, VariantId::International}) {
-        ScratchDir one("one"), two("two");
+        ScratchDir one("one"), two("two"), side("side");
         generate(variant, 3, one.path(), 1, 0);
-        generate(variant, 3, two.path(), 2, 0);  // every loop in parallel, however small
-        const auto a = table_files(one.path()), b = table_files(two.path());
-        ASSERT_EQ(a.size(), b.size());
+        generate(variant, 3, two.path(), 2, 0);                  // every loop in parallel, however small
+        generate(variant, 3, side.path(), 2, kDefaultParallel);  // small pairs side by side, one per thread
+        const auto a = table_files(one.path());
         ASSERT_GT(a.size(), 10u);
-        for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs";
+        for (const auto& other : {table_files(two.path()), table_files(side.path())}) {
+            ASSERT_EQ(a.size(), other.size());
+            for (const auto& [name, bytes] : a) EXPECT_TRUE(other.at(name) == bytes) << name << " differs";
+        }
     }
 }
 
