@@ -287,6 +287,10 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
         for (const MaterialSignature& key : share_of(o.variant, alone, rank, size))
             (threads > 1 && pair_positions(o.variant, key) < o.side_by_side_positions ? side_by_side : one_by_one)
                 .push_back(key);
+        if (side_by_side.size() == 1) {  // alone, it may as well have every thread
+            one_by_one.push_back(side_by_side.front());
+            side_by_side.clear();
+        }
         std::exception_ptr failure;
         try {
             for (const MaterialSignature& key : one_by_one) record(build(key, PairRun{nullptr, memory}));
