@@ -40,7 +40,8 @@ int value_from_successors(const Position<V>& pos, typename ChildTables<V>::Reade
 // against its successors, read from the files of the pair and of the
 // smaller tables.
 template <class V>
-VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig) {
+VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig,
+                        std::uint64_t window_bytes) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<MaterialSignature> needed = reachable_signatures(sig);
     needed.push_back(sig);
@@ -55,11 +56,10 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
     if (!report.damaged.empty()) return report;
     std::mutex examples_mutex;
     std::uint64_t mismatches = 0;
-    const std::size_t window = std::size_t{256} << 20;
     ParallelErrors errors;  // a damaged block of the table or of a smaller one
 #pragma omp parallel reduction(+ : mismatches)
     {
-        typename ChildTables<V>::Reader reader(tables, window / std::size_t(omp_get_num_threads()));
+        typename ChildTables<V>::Reader reader(tables, window_bytes / std::uint64_t(omp_get_num_threads()));
         typename PositionIndex<V>::Cursor cursor(index);
 #pragma omp for schedule(dynamic, 4096)
         for (std::uint64_t i = 0; i < index.size(); ++i)
@@ -100,14 +100,16 @@ std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesyste
 }
 
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
-                                        bool progress, const std::vector<MaterialSignature>& only) {
+                                        bool progress, const std::vector<MaterialSignature>& only,
+                                        std::uint64_t window_bytes) {
     const std::vector<MaterialSignature> sigs = only.empty() ? tables_in(variant, dir) : only;
     std::vector<VerifyReport> reports;
     for (std::size_t k = 0; k < sigs.size(); ++k) {
         if (progress)
             std::cerr << "\r\033[Kverifying " << sigs[k].name() << " (" << k + 1 << " of " << sigs.size() << ")"
                       << std::flush;
-        reports.push_back(with_variant(variant, [&]<class V>() { return verify_one<V>(variant, dir, sigs[k]); }));
+        reports.push_back(
+            with_variant(variant, [&]<class V>() { return verify_one<V>(variant, dir, sigs[k], window_bytes); }));
         const VerifyReport& r = reports.back();
         if (progress) std::cerr << "\r\033[K" << std::flush;
         log << r.signature.name() << ": " << r.positions << " positions, "

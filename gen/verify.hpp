@@ -30,12 +30,23 @@ struct VerifyReport {
     double seconds = 0;
 };
 
+// The decompressed blocks verify_tables keeps unless told, all threads
+// together: enough for tables of a few million positions. A larger window
+// pays off on tables of kings, whose moves reach anywhere in the table and
+// its mirror (dtb verify --memory; by default it takes as much as dtb gen).
+inline constexpr std::uint64_t kDefaultVerifyWindowBytes = std::uint64_t{256} << 20;
+// What dtb verify --memory keeps back from the windows: the program, each
+// thread's memo of capture positions, the tables' block offsets.
+inline constexpr std::uint64_t kVerifyReserveBytes = std::uint64_t{64} << 20;
+
 // Verifies every table of `variant` in `dir` (each signature with a .wdl
 // file; or only `only`): the checksums of its .wdl and .dtw files, and
-// every value against its successors. Throws std::runtime_error naming a
-// file that is missing or cannot be opened.
+// every value against its successors, read through windows of decompressed
+// blocks of `window_bytes` in all. Throws std::runtime_error naming a file
+// that is missing or cannot be opened.
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
-                                        bool progress, const std::vector<MaterialSignature>& only = {});
+                                        bool progress, const std::vector<MaterialSignature>& only = {},
+                                        std::uint64_t window_bytes = kDefaultVerifyWindowBytes);
 
 // Signatures of `variant` with a .wdl file in `dir`.
 std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesystem::path& dir);

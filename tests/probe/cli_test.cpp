@@ -120,6 +120,11 @@ TEST(Cli, ExitStatusContract) {
     EXPECT_EQ(dtb("info --dir " + quote(empty.path().string())).status, 1);
     EXPECT_EQ(dtb("probe --variant russian --dir /nonexistent/dtb --fen W:WKa1:BKh8").status, 1);
     EXPECT_EQ(dtb("verify --variant russian --dir " + quote(empty.path().string())).status, 1);
+    for (const char* memory : {"lots", "1M"}) {
+        const Output r = dtb("verify --variant russian --dir " + small() + " --memory " + memory);
+        EXPECT_EQ(r.status, 2) << memory << "\n" << r.err;
+        EXPECT_NE(r.err.find("--memory"), std::string::npos) << r.err;
+    }
     EXPECT_EQ(dtb("adjudicate --variant russian --pdn /nonexistent/games.pdn").status, 1);
     for (const std::string& bad_fen : {"probe --variant russian --dir " + small() + " --fen W:Wz9:Bb8",
                                        std::string("moves --variant russian --fen W:Wz9:Bb8"),
