@@ -12,6 +12,7 @@ using Bitboard = std::uint64_t;
 constexpr Bitboard bit(int index) { return Bitboard{1} << index; }
 constexpr int popcount(Bitboard b) { return std::popcount(b); }
 constexpr int lowest_bit(Bitboard b) { return std::countr_zero(b); }
+constexpr int highest_bit(Bitboard b) { return 63 - std::countl_zero(b); }
 constexpr bool more_than_one(Bitboard b) { return (b & (b - 1)) != 0; }
 
 // Removes the lowest set bit and returns its index.

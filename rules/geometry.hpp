@@ -103,6 +103,15 @@ struct Geometry {
         }
     }
 
+    // The squares beyond bit `b` in direction d, to the edge: a flying king
+    // finds the first piece in its way with one look-up and one bit scan
+    // instead of a step at a time.
+    static constexpr Bitboard ray(int b, Direction d) { return rays[d][std::size_t(b)]; }
+    // Of squares on one ray going in direction d, the nearest to its start.
+    static constexpr int nearest(Bitboard on_ray, Direction d) {
+        return step[d] < 0 ? highest_bit(on_ray) : lowest_bit(on_ray);
+    }
+
     // Every square reachable from `from` in direction D over empty squares,
     // `from` itself included (Kogge-Stone occluded fill, no loops).
     template <Direction D>
@@ -120,6 +129,17 @@ struct Geometry {
         }
         return gen;
     }
+
+private:
+    static constexpr std::array<std::array<Bitboard, 64>, 4> make_rays() {
+        std::array<std::array<Bitboard, 64>, 4> r{};
+        for (Direction d : kAllDirections)
+            for (int b = 0; b < 64; ++b)
+                if (all & bit(b))
+                    for (Bitboard to = shift(bit(b), d); to; to = shift(to, d)) r[d][std::size_t(b)] |= to;
+        return r;
+    }
+    static constexpr std::array<std::array<Bitboard, 64>, 4> rays = make_rays();
 };
 
 using Board8 = Geometry<8>;

@@ -301,28 +301,41 @@ private:
             bool found = false;
             for (Direction d : kAllDirections) {
                 if (!(directions & (1u << d))) continue;
-                Bitboard target = Board::shift(bit(sq), d);
-                while (target & empty) target = Board::shift(target, d);
-                if (!(target & enemy & ~captured)) continue;
-                Bitboard landing = Board::shift(target, d) & empty;
+                const Bitboard in_way = Board::ray(sq, d) & ~empty;
+                if (!in_way) continue;
+                const int target = Board::nearest(in_way, d);
+                if (!(bit(target) & enemy & ~captured)) continue;
+                // The empty squares behind the target, up to the next piece.
+                const Bitboard behind = Board::ray(target, d);
+                const Bitboard stop = behind & ~empty;
+                Bitboard landing = behind;
+                if (stop) {
+                    const int next = Board::nearest(stop, d);
+                    landing &= ~(bit(next) | Board::ray(next, d));
+                }
                 if (!landing) continue;
                 found = true;
-                const Bitboard taken = captured | target;
+                const Bitboard taken = captured | bit(target);
                 land(sq);
                 // 2.1.5.6: the king must land where it can go on capturing,
                 // if there is such a square. Turning happens from a chosen
                 // landing square; going straight on is one route, whatever
-                // the landing square.
+                // the landing square. Landing squares in order from the target.
                 const unsigned turns = (1u << turn_left(d)) | (1u << turn_right(d));
                 bool goes_on = false;
-                Bitboard last = landing;
-                for (Bitboard l = landing; l & empty; l = Board::shift(l, d)) {
-                    last = l;
-                    goes_on |= king_captures(lowest_bit(l), taken, turns);
+                for (Bitboard rest = landing; rest;) {
+                    const int l = Board::nearest(rest, d);
+                    rest ^= bit(l);
+                    goes_on |= king_captures(l, taken, turns);
                 }
-                goes_on |= king_captures(lowest_bit(last), taken, 1u << d);
+                // The farthest landing square: the nearest seen the other way.
+                goes_on |= king_captures(Board::nearest(landing, opposite(d)), taken, 1u << d);
                 if (!goes_on) {
-                    for (Bitboard l = landing; l & empty; l = Board::shift(l, d)) finish(lowest_bit(l), taken, false);
+                    for (Bitboard rest = landing; rest;) {
+                        const int l = Board::nearest(rest, d);
+                        rest ^= bit(l);
+                        finish(l, taken, false);
+                    }
                 }
                 lift();
             }
