@@ -17,7 +17,11 @@
 #include "gen/memory_budget.hpp"
 #include "gen/raw_table.hpp"
 #include "gen/verify.hpp"
+#include "rules/movegen.hpp"
+#include "tables/position_index.hpp"
 #include "tables/signatures.hpp"
+#include "tables/table_names.hpp"
+#include "tables/values.hpp"
 
 namespace dtb {
 namespace {
@@ -267,6 +271,43 @@ TEST(Verify, FindsAWrongValueAndNamesItsPosition) {
     ASSERT_EQ(one_block.size(), 1u);
     EXPECT_EQ(one_block[0].mismatches, reports[0].mismatches);
     EXPECT_EQ(one_block[0].examples, reports[0].examples);
+}
+
+// Verify reads a successor's DTW only where its distance counts; a wrong
+// distance of a loss, and a draw stored as a win, are found all the same.
+TEST(Verify, FindsAWrongLossAndAWrongDraw) {
+    ScratchDir dir("verify-loss-draw");
+    generate(VariantId::Russian, 3, dir.path(), 1, 0);
+    const MaterialSignature kvkk = *MaterialSignature::parse("KvKK"), kkvk = *MaterialSignature::parse("KKvK");
+    // The first position of `sig` without a capture whose value passes `wanted`.
+    const auto find = [&](const MaterialSignature& sig, const std::function<bool(int)>& wanted) {
+        const RawTable raw = read_raw_table(raw_table_path(dir.path(), VariantId::Russian, sig));
+        const PositionIndex<Russian> index(sig);
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const Position<Russian> pos = index.unrank(i);
+            if (!(pos.pieces[White] & pos.pieces[Black]) && !MoveGenerator<Russian>::has_capture(pos) &&
+                wanted(raw.value(i)))
+                return i;
+        }
+        ADD_FAILURE() << "no such position in " << sig.name();
+        return std::uint64_t{0};
+    };
+    const std::uint64_t loss = find(kvkk, [](int v) { return v >= 2 && v % 2 == 0; });
+    const int loss_value = read_raw_table(raw_table_path(dir.path(), VariantId::Russian, kvkk)).value(loss);
+    const std::uint64_t draw = find(kkvk, [](int v) { return v == kDraw; });
+    change_dtw(dir.path() / "russian-KvKK.dtw", loss, std::uint8_t(loss_value / 2 + 1));  // two plies longer
+    change_dtw(dir.path() / "russian-KKvK.wdl", draw, kWdlWin);
+    std::ostringstream log;
+    const auto reports = verify_tables(VariantId::Russian, dir.path(), log, false, {kvkk, kkvk});
+    ASSERT_EQ(reports.size(), 2u);
+    for (const VerifyReport& r : reports) {
+        EXPECT_GE(r.mismatches, 1u) << r.signature.name();
+        ASSERT_FALSE(r.examples.empty()) << r.signature.name();
+    }
+    const std::string expected_loss =
+        "stored loss in " + std::to_string(loss_value + 2) + ", from successors loss in " + std::to_string(loss_value);
+    EXPECT_NE(log.str().find(expected_loss), std::string::npos) << log.str();
+    EXPECT_NE(log.str().find(", from successors draw"), std::string::npos) << log.str();
 }
 
 TEST(Verify, FindsADamagedByteAndNamesTheFile) {
