@@ -223,9 +223,9 @@ TEST(Generate, ADamagedSmallerTableStopsTheRunAndIsNamed) {
     }
 }
 
-// The files users have: rewrites a table's DTW file with one value changed,
-// as a buggy solver would write it (every checksum valid).
-void change_dtw(const fs::path& path, std::uint64_t index, std::uint8_t symbol) {
+// The files users have: rewrites a table's .wdl or .dtw file with one
+// symbol changed, as a buggy solver would write it (every checksum valid).
+void change_symbol(const fs::path& path, std::uint64_t index, std::uint8_t symbol) {
     auto file = format::TableFile::open(path, nullptr);
     ASSERT_TRUE(file.ok()) << file.error().message;
     std::vector<std::uint8_t> symbols((*file)->position_count());
@@ -257,7 +257,7 @@ TEST(Verify, FindsAWrongValueAndNamesItsPosition) {
     const RawTable raw = read_raw_table(raw_table_path(dir.path(), VariantId::Russian, kkvk));
     std::uint64_t i = 0;
     while (raw.value(i) != 1) ++i;
-    change_dtw(dir.path() / "russian-KKvK.dtw", i, 1);
+    change_symbol(dir.path() / "russian-KKvK.dtw", i, 1);
     std::ostringstream log;
     const auto reports = verify_tables(VariantId::Russian, dir.path(), log, false, {kkvk});
     ASSERT_EQ(reports.size(), 1u);
@@ -273,13 +273,14 @@ TEST(Verify, FindsAWrongValueAndNamesItsPosition) {
     EXPECT_EQ(one_block[0].examples, reports[0].examples);
 }
 
-// Verify reads a successor's DTW only where its distance counts; a wrong
-// distance of a loss, and a draw stored as a win, are found all the same.
+// Besides a win's distance (above): a loss's distance, which every
+// successor's distance sets, and a draw stored as a win.
 TEST(Verify, FindsAWrongLossAndAWrongDraw) {
     ScratchDir dir("verify-loss-draw");
     generate(VariantId::Russian, 3, dir.path(), 1, 0);
     const MaterialSignature kvkk = *MaterialSignature::parse("KvKK"), kkvk = *MaterialSignature::parse("KKvK");
-    // The first position of `sig` without a capture whose value passes `wanted`.
+    // The first position of `sig` without a capture whose value passes
+    // `wanted`, and that value.
     const auto find = [&](const MaterialSignature& sig, const std::function<bool(int)>& wanted) {
         const RawTable raw = read_raw_table(raw_table_path(dir.path(), VariantId::Russian, sig));
         const PositionIndex<Russian> index(sig);
@@ -287,16 +288,16 @@ TEST(Verify, FindsAWrongLossAndAWrongDraw) {
             const Position<Russian> pos = index.unrank(i);
             if (!(pos.pieces[White] & pos.pieces[Black]) && !MoveGenerator<Russian>::has_capture(pos) &&
                 wanted(raw.value(i)))
-                return i;
+                return std::pair{i, raw.value(i)};
         }
         ADD_FAILURE() << "no such position in " << sig.name();
-        return std::uint64_t{0};
+        return std::pair{std::uint64_t{0}, 0};
     };
-    const std::uint64_t loss = find(kvkk, [](int v) { return v >= 2 && v % 2 == 0; });
-    const int loss_value = read_raw_table(raw_table_path(dir.path(), VariantId::Russian, kvkk)).value(loss);
-    const std::uint64_t draw = find(kkvk, [](int v) { return v == kDraw; });
-    change_dtw(dir.path() / "russian-KvKK.dtw", loss, std::uint8_t(loss_value / 2 + 1));  // two plies longer
-    change_dtw(dir.path() / "russian-KKvK.wdl", draw, kWdlWin);
+    const auto [loss, loss_value] = find(kvkk, [](int v) { return v >= 2 && v % 2 == 0; });
+    const auto [draw, draw_value] = find(kkvk, [](int v) { return v == kDraw; });
+    ASSERT_EQ(draw_value, kDraw);
+    change_symbol(dir.path() / "russian-KvKK.dtw", loss, std::uint8_t(loss_value / 2 + 1));  // two plies longer
+    change_symbol(dir.path() / "russian-KKvK.wdl", draw, kWdlWin);
     std::ostringstream log;
     const auto reports = verify_tables(VariantId::Russian, dir.path(), log, false, {kvkk, kkvk});
     ASSERT_EQ(reports.size(), 2u);
