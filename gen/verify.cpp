@@ -43,12 +43,22 @@ template <class V>
 VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig,
                         std::uint64_t window_bytes) {
     const auto start = std::chrono::steady_clock::now();
-    std::vector<MaterialSignature> needed = reachable_signatures(sig);
-    needed.push_back(sig);
-    if (!sig.is_symmetric()) needed.push_back(sig.mirror());
-    const ChildTables<V> tables(dir, variant, needed);
     VerifyReport report;
     report.signature = sig;
+    // The table's own files first: one missing, or whose header or block
+    // index is damaged, makes the table damaged. Any other file the check
+    // needs failing to open throws (verify_tables: not checked).
+    try {
+        const ChildTables<V> own(dir, variant, {sig});
+    } catch (const std::runtime_error& e) {
+        report.damaged.push_back(e.what());
+        report.positions = PositionIndex<V>(sig).size();
+        return report;
+    }
+    std::vector<MaterialSignature> needed{sig};
+    if (!sig.is_symmetric()) needed.push_back(sig.mirror());
+    for (const MaterialSignature& child : reachable_signatures(sig)) needed.push_back(child);
+    const ChildTables<V> tables(dir, variant, needed);
     for (const format::TableFile* file : {&tables.wdl_file(sig), &tables.dtw_file(sig)})
         if (const auto error = file->verify()) report.damaged.push_back(error->message);
     const PositionIndex<V> index(sig);
@@ -108,16 +118,29 @@ std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem
         if (progress)
             std::cerr << "\r\033[Kverifying " << sigs[k].name() << " (" << k + 1 << " of " << sigs.size() << ")"
                       << std::flush;
-        reports.push_back(
-            with_variant(variant, [&]<class V>() { return verify_one<V>(variant, dir, sigs[k], window_bytes); }));
+        try {
+            reports.push_back(
+                with_variant(variant, [&]<class V>() { return verify_one<V>(variant, dir, sigs[k], window_bytes); }));
+        } catch (const std::runtime_error& e) {
+            // A file it needs is missing or damaged: say so, and go on with
+            // the other tables (the damaged file is named where it is
+            // checked itself).
+            VerifyReport r;
+            r.signature = sigs[k];
+            r.positions = with_variant(variant, [&]<class V>() { return PositionIndex<V>(sigs[k]).size(); });
+            r.unchecked.push_back(e.what());
+            reports.push_back(std::move(r));
+        }
         const VerifyReport& r = reports.back();
         if (progress) std::cerr << "\r\033[K" << std::flush;
         log << r.signature.name() << ": " << r.positions << " positions, "
-            << (!r.damaged.empty()  ? std::string("DAMAGED")
-                : r.mismatches == 0 ? std::string("all consistent")
-                                    : std::to_string(r.mismatches) + " INCONSISTENT")
+            << (!r.damaged.empty()     ? std::string("DAMAGED")
+                : !r.unchecked.empty() ? std::string("NOT CHECKED")
+                : r.mismatches == 0    ? std::string("all consistent")
+                                       : std::to_string(r.mismatches) + " INCONSISTENT")
             << " (" << r.seconds << " s)\n";
         for (const std::string& e : r.damaged) log << "  " << e << '\n';
+        for (const std::string& e : r.unchecked) log << "  " << e << '\n';
         for (const std::string& e : r.examples) log << "  " << e << '\n';
     }
     return reports;

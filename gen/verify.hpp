@@ -26,7 +26,11 @@ struct VerifyReport {
     std::uint64_t mismatches = 0;
     std::vector<std::string> examples;  // "FEN: stored X, from successors Y", the first few
     std::vector<std::string> damaged;   // a file of the table that fails its checksums: what is wrong, naming it
-    bool ok() const { return mismatches == 0 && damaged.empty(); }
+    // A file the check needs (a smaller table's, or one of the pair's) that
+    // is missing or cannot be read: what is wrong, naming it. The table's
+    // values were then not all checked.
+    std::vector<std::string> unchecked;
+    bool ok() const { return mismatches == 0 && damaged.empty() && unchecked.empty(); }
     double seconds = 0;
 };
 
@@ -42,8 +46,9 @@ inline constexpr std::uint64_t kVerifyReserveBytes = std::uint64_t{64} << 20;
 // Verifies every table of `variant` in `dir` (each signature with a .wdl
 // file; or only `only`): the checksums of its .wdl and .dtw files, and
 // every value against its successors, read through windows of decompressed
-// blocks of `window_bytes` in all. Throws std::runtime_error naming a file
-// that is missing or cannot be opened.
+// blocks of `window_bytes` in all. A table whose check stops on a file that
+// is missing or cannot be read is reported (`unchecked`, naming the file)
+// and the others are still checked.
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
                                         bool progress, const std::vector<MaterialSignature>& only = {},
                                         std::uint64_t window_bytes = kDefaultVerifyWindowBytes);

@@ -326,5 +326,38 @@ TEST(Verify, FindsADamagedByteAndNamesTheFile) {
     EXPECT_NE(reports[0].damaged[0].find("russian-KKvK.wdl"), std::string::npos) << reports[0].damaged[0];
 }
 
+// A file cut short (a copy that stopped) does not stop the run: its table
+// is damaged, the tables whose check needs it are not checked, both name
+// it, and every other table is still checked.
+TEST(Verify, GoesOnPastATruncatedFileAndNamesIt) {
+    ScratchDir dir("verify-truncated");
+    generate(VariantId::Russian, 3, dir.path(), 1, 0);
+    const fs::path victim = dir.path() / "russian-KKvK.dtw";
+    const std::string bytes = read_file(victim);
+    std::ofstream(victim, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() - 10);
+    std::ostringstream log;
+    const auto reports = verify_tables(VariantId::Russian, dir.path(), log, false);
+    ASSERT_EQ(reports.size(), all_signatures(VariantId::Russian, 3).size());
+    int damaged = 0, unchecked = 0, consistent = 0;
+    for (const VerifyReport& r : reports) {
+        if (r.signature.name() == "KKvK") {
+            ASSERT_EQ(r.damaged.size(), 1u);
+            EXPECT_NE(r.damaged[0].find("russian-KKvK.dtw"), std::string::npos) << r.damaged[0];
+            ++damaged;
+        } else if (!r.unchecked.empty()) {
+            EXPECT_FALSE(r.ok());
+            EXPECT_NE(r.unchecked[0].find("russian-KKvK.dtw"), std::string::npos) << r.unchecked[0];
+            ++unchecked;
+        } else {
+            EXPECT_TRUE(r.ok()) << r.signature.name() << log.str();
+            ++consistent;
+        }
+    }
+    EXPECT_EQ(damaged, 1);
+    EXPECT_GE(unchecked, 1);   // KvKK at least: its king moves lead into KKvK
+    EXPECT_GE(consistent, 1);  // KvK at least
+    EXPECT_NE(log.str().find("NOT CHECKED"), std::string::npos) << log.str();
+}
+
 }  // namespace
 }  // namespace dtb

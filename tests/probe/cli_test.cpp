@@ -120,6 +120,29 @@ TEST(Cli, ExitStatusContract) {
     EXPECT_EQ(dtb("info --dir " + quote(empty.path().string())).status, 1);
     EXPECT_EQ(dtb("probe --variant russian --dir /nonexistent/dtb --fen W:WKa1:BKh8").status, 1);
     EXPECT_EQ(dtb("verify --variant russian --dir " + quote(empty.path().string())).status, 1);
+    {
+        // A table whose file is missing fails the run, named, without
+        // stopping the check of the others.
+        const ScratchDir partial;
+        // The Russian tables of up to three pieces ("russian-KKvK" is as
+        // long as a name gets), .wdl and .dtw.
+        for (const auto& e : std::filesystem::directory_iterator(small_tables())) {
+            const std::string name = e.path().filename().string();
+            if (name.starts_with("russian-") && name.find('.') <= std::string("russian-KKvK").size() &&
+                (e.path().extension() == ".wdl" || e.path().extension() == ".dtw"))
+                std::filesystem::copy_file(e.path(), partial.path() / name);
+        }
+        std::filesystem::remove(partial.path() / "russian-KvK.dtw");
+        const Output r = dtb("verify --variant russian --dir " + quote(partial.path().string()) + " --json");
+        EXPECT_EQ(r.status, 1) << r.err;
+        const Json j = Json::parse(r.out);
+        EXPECT_FALSE(j["ok"].get<bool>());
+        EXPECT_EQ(j["damaged_tables"].get<int>(), 1);
+        EXPECT_GE(j["unchecked_tables"].get<int>(), 1);
+        for (const Json& t : j["tables"])
+            for (const Json& why : t["unchecked"])
+                EXPECT_NE(why.get<std::string>().find("russian-KvK.dtw"), std::string::npos);
+    }
     for (const char* memory : {"lots", "1M"}) {
         const Output r = dtb("verify --variant russian --dir " + small() + " --memory " + memory);
         EXPECT_EQ(r.status, 2) << memory << "\n" << r.err;
