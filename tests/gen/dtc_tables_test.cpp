@@ -97,6 +97,31 @@ TEST(DtcTables, VerifyFindsAWrongValueAndADamagedFile) {
     EXPECT_EQ(damaged, 1u);
 }
 
+// A smaller table's .dtc file missing: the pairs that convert into it are
+// not checked, naming it, and the rest of the run goes on.
+TEST(DtcTables, VerifyGoesOnPastAMissingFile) {
+    ScratchDir dir;
+    std::ostringstream log;
+    build_dtc_tables(VariantId::Russian, all_signatures(VariantId::Russian, 3), dir.path(), 1, log);
+    const auto kvk = *MaterialSignature::parse("KvK");
+    std::filesystem::remove(dir / table_file_name(VariantId::Russian, kvk, format::Metric::dtc));
+    const auto reports = verify_dtc_tables(VariantId::Russian, dir.path(), log);
+    EXPECT_EQ(reports.size(), all_signatures(VariantId::Russian, 3).size() - 1);  // all but KvK
+    int unchecked = 0, checked = 0;
+    for (const VerifyReport& r : reports) {
+        if (r.unchecked.empty()) {
+            EXPECT_TRUE(r.ok()) << r.signature.name();
+            ++checked;
+            continue;
+        }
+        EXPECT_FALSE(r.ok());
+        EXPECT_NE(r.unchecked[0].find("russian-KvK.dtc"), std::string::npos) << r.unchecked[0];
+        ++unchecked;
+    }
+    EXPECT_GE(unchecked, 1);  // KKvK at least: a capture leaves KvK
+    EXPECT_GE(checked, 1);    // MvM at least: nothing it reaches needs KvK
+}
+
 // The memory limit (dtb gen --dtc --memory): a pair whose known arrays do
 // not fit is refused before it is solved, with nothing written; a pair
 // whose move graph would take the process past the limit stops before the
