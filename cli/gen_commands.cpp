@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <optional>
 
 #include "cli/options.hpp"
 #include "gen/cluster.hpp"
@@ -110,6 +111,7 @@ struct VerifyCommandOptions {
     std::vector<std::string> only;
     int threads = 0;
     std::string memory;
+    std::string journal;
     bool json = false;
 };
 
@@ -130,30 +132,40 @@ void run_verify(const VerifyCommandOptions& c) {
                              format_bytes(kVerifyReserveBytes + (std::uint64_t{16} << 20)));
         window = *bytes - kVerifyReserveBytes;
     }
+    std::optional<VerifyJournal> journal;
+    if (!c.journal.empty()) try {
+            journal = VerifyJournal::open(c.journal, variant);
+        } catch (const BadJournal& e) {
+            throw InputError(e.what());
+        }
     if (c.threads > 0) omp_set_num_threads(c.threads);
     std::ostream& log = c.json ? std::cerr : std::cout;
-    auto reports = verify_tables(variant, c.dir, log, ::isatty(STDERR_FILENO) && !c.json, only, window);
+    auto reports = verify_tables(variant, c.dir, log, ::isatty(STDERR_FILENO) && !c.json, only, window,
+                                 journal ? &*journal : nullptr);
     const std::size_t wdl_dtw = reports.size();
     // The .dtc tables, if any, each pair solved again from its successors' files.
     for (VerifyReport& r : verify_dtc_tables(variant, c.dir, log, only)) reports.push_back(std::move(r));
     if (reports.empty()) throw std::runtime_error("no " + c.variant + " tables in " + c.dir);
     std::uint64_t positions = 0, mismatches = 0;
     Json tables = Json::array();
-    std::uint64_t damaged = 0, unchecked = 0;
+    std::uint64_t damaged = 0, unchecked = 0, from_journal = 0;
     for (std::size_t i = 0; i < reports.size(); ++i) {
         const VerifyReport& r = reports[i];
+        from_journal += r.journal_verified_at.empty() ? 0 : 1;
         positions += r.positions;
         mismatches += r.mismatches;
         damaged += r.damaged.empty() ? 0 : 1;
         unchecked += r.unchecked.empty() ? 0 : 1;
-        tables.push_back(Json{{"signature", r.signature.name()},
-                              {"files", i < wdl_dtw ? "wdl+dtw" : "dtc"},
-                              {"positions", r.positions},
-                              {"mismatches", r.mismatches},
-                              {"examples", r.examples},
-                              {"damaged", r.damaged},
-                              {"unchecked", r.unchecked},
-                              {"seconds", r.seconds}});
+        tables.push_back(
+            Json{{"signature", r.signature.name()},
+                 {"files", i < wdl_dtw ? "wdl+dtw" : "dtc"},
+                 {"positions", r.positions},
+                 {"mismatches", r.mismatches},
+                 {"examples", r.examples},
+                 {"damaged", r.damaged},
+                 {"unchecked", r.unchecked},
+                 {"journal_verified_at", r.journal_verified_at.empty() ? Json() : Json(r.journal_verified_at)},
+                 {"seconds", r.seconds}});
     }
     if (c.json)
         print_json(Json{{"variant", c.variant},
@@ -163,11 +175,16 @@ void run_verify(const VerifyCommandOptions& c) {
                         {"unchecked_tables", unchecked},
                         {"positions", positions},
                         {"mismatches", mismatches},
+                        {"journal", c.journal.empty() ? Json() : Json(c.journal)},
+                        {"tables_from_journal", from_journal},
                         {"tables", tables}});
     else
         std::cout << (mismatches == 0 && damaged == 0 && unchecked == 0 ? "OK: " : "FAILED: ") << reports.size()
                   << " tables, " << positions << " positions, " << mismatches << " inconsistent, " << damaged
-                  << " damaged" << (unchecked ? ", " + std::to_string(unchecked) + " not checked" : "") << '\n';
+                  << " damaged" << (unchecked ? ", " + std::to_string(unchecked) + " not checked" : "")
+                  << (from_journal ? " (" + std::to_string(from_journal) + " as found before, in " + c.journal + ")"
+                                   : "")
+                  << '\n';
     if (mismatches || damaged || unchecked) throw VerificationFailed();
 }
 
@@ -237,6 +254,12 @@ void add_gen_commands(CLI::App& app) {
                      "a share for each thread; tables of kings, whose moves reach anywhere in them, verify about\n"
                      "three times as fast when each thread's share holds the table and its mirror whole")
         ->default_str(format_bytes(default_memory_bytes()));
+    verify->add_option("--journal", v->journal,
+                       "Record each table found consistent in FILE (created if missing), with the exact files\n"
+                       "its check read; a later run with the same FILE checks those tables' checksums again but\n"
+                       "does not recompute their values while every one of those files is unchanged. For sets\n"
+                       "that take hours: an interrupted run goes on where it stopped. (.dtc files are always\n"
+                       "checked in full.)");
     verify->add_flag("--json", v->json, "Print a JSON report on standard output");
     verify->callback([v] { run_verify(*v); });
 }

@@ -41,7 +41,7 @@ int value_from_successors(const Position<V>& pos, typename ChildTables<V>::Reade
 // smaller tables.
 template <class V>
 VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig,
-                        std::uint64_t window_bytes) {
+                        std::uint64_t window_bytes, const VerifyJournal* journal) {
     const auto start = std::chrono::steady_clock::now();
     VerifyReport report;
     report.signature = sig;
@@ -64,6 +64,16 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
     const PositionIndex<V> index(sig);
     report.positions = index.size();
     if (!report.damaged.empty()) return report;
+    for (const MaterialSignature& s : needed)
+        for (const format::TableFile* file : {&tables.wdl_file(s), &tables.dtw_file(s)})
+            report.files.push_back({file->path().filename().string(), header_fingerprint(file->header())});
+    if (journal) {
+        if (auto when = journal->vouches_for(sig, report.files)) {
+            report.journal_verified_at = std::move(*when);
+            report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            return report;
+        }
+    }
     std::mutex examples_mutex;
     std::uint64_t mismatches = 0;
     ParallelErrors errors;  // a damaged block of the table or of a smaller one
@@ -111,7 +121,7 @@ std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesyste
 
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
                                         bool progress, const std::vector<MaterialSignature>& only,
-                                        std::uint64_t window_bytes) {
+                                        std::uint64_t window_bytes, VerifyJournal* journal) {
     const std::vector<MaterialSignature> sigs = only.empty() ? tables_in(variant, dir) : only;
     std::vector<VerifyReport> reports;
     for (std::size_t k = 0; k < sigs.size(); ++k) {
@@ -119,8 +129,8 @@ std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem
             std::cerr << "\r\033[Kverifying " << sigs[k].name() << " (" << k + 1 << " of " << sigs.size() << ")"
                       << std::flush;
         try {
-            reports.push_back(
-                with_variant(variant, [&]<class V>() { return verify_one<V>(variant, dir, sigs[k], window_bytes); }));
+            reports.push_back(with_variant(
+                variant, [&]<class V>() { return verify_one<V>(variant, dir, sigs[k], window_bytes, journal); }));
         } catch (const std::runtime_error& e) {
             // A file it needs is missing or damaged: say so, and go on with
             // the other tables (the damaged file is named where it is
@@ -132,12 +142,20 @@ std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem
             reports.push_back(std::move(r));
         }
         const VerifyReport& r = reports.back();
+        if (journal && r.journal_verified_at.empty()) {
+            if (r.ok())
+                journal->record(r.signature, r.files, r.positions, r.seconds);
+            else
+                journal->forget(r.signature);
+        }
         if (progress) std::cerr << "\r\033[K" << std::flush;
         log << r.signature.name() << ": " << r.positions << " positions, "
-            << (!r.damaged.empty()     ? std::string("DAMAGED")
-                : !r.unchecked.empty() ? std::string("NOT CHECKED")
-                : r.mismatches == 0    ? std::string("all consistent")
-                                       : std::to_string(r.mismatches) + " INCONSISTENT")
+            << (!r.damaged.empty()               ? std::string("DAMAGED")
+                : !r.unchecked.empty()           ? std::string("NOT CHECKED")
+                : !r.journal_verified_at.empty() ? "all consistent (checksums checked; values as found " +
+                                                       r.journal_verified_at + ", files unchanged)"
+                : r.mismatches == 0 ? std::string("all consistent")
+                                    : std::to_string(r.mismatches) + " INCONSISTENT")
             << " (" << r.seconds << " s)\n";
         for (const std::string& e : r.damaged) log << "  " << e << '\n';
         for (const std::string& e : r.unchecked) log << "  " << e << '\n';

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/verify_journal.hpp"
 #include "rules/variant.hpp"
 #include "tables/material_signature.hpp"
 
@@ -32,6 +33,13 @@ struct VerifyReport {
     std::vector<std::string> unchecked;
     bool ok() const { return mismatches == 0 && damaged.empty() && unchecked.empty(); }
     double seconds = 0;
+    // The files the check read (the table's, its mirror's, the smaller
+    // tables'), named by their header fingerprints.
+    std::vector<FileFingerprint> files;
+    // Non-empty when the values were not recomputed because the journal
+    // holds the table as consistent with these very files: when that was.
+    // The table's own checksums were checked all the same.
+    std::string journal_verified_at;
 };
 
 // The decompressed blocks verify_tables keeps unless told, all threads
@@ -48,10 +56,13 @@ inline constexpr std::uint64_t kVerifyReserveBytes = std::uint64_t{64} << 20;
 // every value against its successors, read through windows of decompressed
 // blocks of `window_bytes` in all. A table whose check stops on a file that
 // is missing or cannot be read is reported (`unchecked`, naming the file)
-// and the others are still checked.
+// and the others are still checked. With a `journal`, a table it holds as
+// consistent with the same files is not recomputed (its checksums are
+// checked), and each table found consistent is recorded in it at once.
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
                                         bool progress, const std::vector<MaterialSignature>& only = {},
-                                        std::uint64_t window_bytes = kDefaultVerifyWindowBytes);
+                                        std::uint64_t window_bytes = kDefaultVerifyWindowBytes,
+                                        VerifyJournal* journal = nullptr);
 
 // Signatures of `variant` with a .wdl file in `dir`.
 std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesystem::path& dir);

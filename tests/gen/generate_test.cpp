@@ -359,5 +359,108 @@ TEST(Verify, GoesOnPastATruncatedFileAndNamesIt) {
     EXPECT_NE(log.str().find("NOT CHECKED"), std::string::npos) << log.str();
 }
 
+// A journal spares the values of a table checked before with the very same
+// files, never its checksums, and stops vouching for a table once a file
+// its check read is written again.
+TEST(Verify, JournalSkipsOnlyWhatItCheckedWithTheSameFiles) {
+    ScratchDir dir("verify-journal");
+    generate(VariantId::Russian, 3, dir.path(), 1, 0);
+    const fs::path journal_path = dir.path() / "verify-journal.json";
+    const std::size_t tables = all_signatures(VariantId::Russian, 3).size();
+    std::ostringstream log;
+    {
+        VerifyJournal journal = VerifyJournal::open(journal_path, VariantId::Russian);
+        EXPECT_EQ(journal.size(), 0u);
+        const auto reports =
+            verify_tables(VariantId::Russian, dir.path(), log, false, {}, kDefaultVerifyWindowBytes, &journal);
+        ASSERT_EQ(reports.size(), tables);
+        for (const VerifyReport& r : reports) {
+            EXPECT_TRUE(r.ok()) << r.signature.name() << log.str();
+            EXPECT_TRUE(r.journal_verified_at.empty()) << r.signature.name();
+        }
+        EXPECT_EQ(journal.size(), tables);
+    }
+    // A second run, reading the journal back from its file: nothing is
+    // recomputed.
+    {
+        VerifyJournal journal = VerifyJournal::open(journal_path, VariantId::Russian);
+        EXPECT_EQ(journal.size(), tables);
+        const auto reports =
+            verify_tables(VariantId::Russian, dir.path(), log, false, {}, kDefaultVerifyWindowBytes, &journal);
+        for (const VerifyReport& r : reports) {
+            EXPECT_TRUE(r.ok()) << r.signature.name();
+            EXPECT_FALSE(r.journal_verified_at.empty()) << r.signature.name();
+        }
+    }
+    // KKvK written again with a wrong value (valid checksums): KKvK, and its
+    // mirror KvKK whose check reads it, are recomputed and fail; KvK, which
+    // does not read it, is still vouched for.
+    const MaterialSignature kkvk = *MaterialSignature::parse("KKvK");
+    const PositionIndex<Russian> index(kkvk);
+    std::uint64_t draw = 0;
+    {
+        auto wdl = format::TableFile::open(dir.path() / "russian-KKvK.wdl", nullptr);
+        ASSERT_TRUE(wdl.ok());
+        std::vector<std::uint8_t> symbols((*wdl)->position_count());
+        ASSERT_FALSE((*wdl)->read_all(std::span(symbols)));
+        while (draw < index.size() &&
+               (symbols[draw] != kWdlDraw || MoveGenerator<Russian>::has_capture(index.unrank(draw))))
+            ++draw;
+        ASSERT_LT(draw, index.size());
+    }
+    change_symbol(dir.path() / "russian-KKvK.wdl", draw, kWdlWin);
+    {
+        VerifyJournal journal = VerifyJournal::open(journal_path, VariantId::Russian);
+        const auto reports =
+            verify_tables(VariantId::Russian, dir.path(), log, false, {}, kDefaultVerifyWindowBytes, &journal);
+        for (const VerifyReport& r : reports) {
+            const std::string name = r.signature.name();
+            if (name == "KKvK" || name == "KvKK") {
+                EXPECT_TRUE(r.journal_verified_at.empty()) << name;
+            } else if (name == "KvK") {
+                EXPECT_FALSE(r.journal_verified_at.empty()) << name;
+            }
+            if (name == "KKvK") {
+                EXPECT_GE(r.mismatches, 1u);
+            }
+        }
+        // What failed is no longer held: the next run checks it again.
+        EXPECT_LT(journal.size(), tables);
+        EXPECT_EQ(VerifyJournal::open(journal_path, VariantId::Russian).size(), journal.size());
+    }
+    // A damaged byte in a file the journal vouches for is still found: the
+    // table's own checksums are checked on every run.
+    const fs::path victim = dir.path() / "russian-KvK.wdl";
+    std::string bytes = read_file(victim);
+    bytes[bytes.size() - 20] ^= 0x10;
+    std::ofstream(victim, std::ios::binary) << bytes;
+    {
+        VerifyJournal journal = VerifyJournal::open(journal_path, VariantId::Russian);
+        const auto reports = verify_tables(VariantId::Russian, dir.path(), log, false,
+                                           {*MaterialSignature::parse("KvK")}, kDefaultVerifyWindowBytes, &journal);
+        ASSERT_EQ(reports.size(), 1u);
+        EXPECT_FALSE(reports[0].ok());
+        ASSERT_FALSE(reports[0].damaged.empty());
+        EXPECT_NE(reports[0].damaged[0].find("russian-KvK.wdl"), std::string::npos) << reports[0].damaged[0];
+    }
+}
+
+TEST(Verify, JournalOfAnotherVariantOrNotAJournalIsRefused) {
+    ScratchDir dir("verify-journal-bad");
+    fs::create_directories(dir.path());
+    const fs::path path = dir.path() / "journal.json";
+    std::ofstream(path) << R"({"kind": "dtb verify journal", "version": 1, "variant": "russian", "tables": {}})";
+    EXPECT_EQ(VerifyJournal::open(path, VariantId::Russian).size(), 0u);
+    EXPECT_THROW(VerifyJournal::open(path, VariantId::International), BadJournal);
+    for (const char* text :
+         {"{", "[]", R"({"kind": "something else"})",
+          R"({"kind": "dtb verify journal", "version": 1, "variant": "russian", "tables": )"
+          R"({"KKvK": {"verified_at": "x", "positions": 1, "seconds": 0, "files": {"a": "zz"}}}})"}) {
+        std::ofstream(path, std::ios::trunc) << text;
+        EXPECT_THROW(VerifyJournal::open(path, VariantId::Russian), BadJournal) << text;
+    }
+    EXPECT_THROW(VerifyJournal::open(dir.path() / "no-such-dir" / "journal.json", VariantId::Russian), BadJournal);
+}
+
 }  // namespace
 }  // namespace dtb

@@ -109,6 +109,36 @@ TEST(Cli, MissingDirectoryIsExitOne) {
     EXPECT_NE(r.err.find("/nonexistent/dtb"), std::string::npos) << r.err;
 }
 
+// dtb verify --journal: the second run recomputes nothing and says so in
+// its JSON; a journal of the other variant is bad input.
+TEST(Cli, VerifyJournalSparesWhatWasChecked) {
+    const ScratchDir dir;
+    for (const auto& e : std::filesystem::directory_iterator(small_tables())) {
+        const std::string name = e.path().filename().string();
+        if (name.starts_with("russian-") && name.find('.') <= std::string("russian-KKvK").size() &&
+            (e.path().extension() == ".wdl" || e.path().extension() == ".dtw"))
+            std::filesystem::copy_file(e.path(), dir.path() / name);
+    }
+    const std::string journal = quote((dir.path() / "journal.json").string());
+    const std::string command = "verify --variant russian --dir " + quote(dir.path().string()) + " --json --journal ";
+    const Output first = dtb(command + journal);
+    ASSERT_EQ(first.status, 0) << first.err;
+    const Json a = Json::parse(first.out);
+    EXPECT_EQ(a["tables_from_journal"].get<int>(), 0);
+    ASSERT_GE(a["tables"].size(), 5u);
+    const Output second = dtb(command + journal);
+    ASSERT_EQ(second.status, 0) << second.err;
+    const Json b = Json::parse(second.out);
+    EXPECT_TRUE(b["ok"].get<bool>());
+    EXPECT_EQ(b["tables_from_journal"].get<std::size_t>(), b["tables"].size());
+    EXPECT_EQ(b["positions"], a["positions"]);
+    for (const Json& t : b["tables"]) EXPECT_TRUE(t["journal_verified_at"].is_string()) << t.dump();
+    const Output other =
+        dtb("verify --variant international --dir " + quote(dir.path().string()) + " --journal " + journal);
+    EXPECT_EQ(other.status, 2) << other.err;
+    EXPECT_NE(other.err.find("journal.json"), std::string::npos) << other.err;
+}
+
 // Every command keeps one contract: 0 success, 1 failure (a check that
 // found a problem, a missing or corrupt file or directory, tables that
 // cannot answer), 2 bad input or usage; and says so in its --help.
