@@ -160,6 +160,7 @@ std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem
         for (const std::string& e : r.damaged) log << "  " << e << '\n';
         for (const std::string& e : r.unchecked) log << "  " << e << '\n';
         for (const std::string& e : r.examples) log << "  " << e << '\n';
+        log << std::flush;  // a table at a time, also into a file: a set takes hours
     }
     return reports;
 }

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Builds and verifies a whole table set the way a user would, and says what
+# it cost: the proof at scale of BENCHMARKS.md (Russian ≤ 7, international
+# ≤ 6 under --memory 2G on a 2-core machine).
+#
+#   scripts/prove-at-scale.sh VARIANT PIECES DIR [MEMORY [THREADS]]
+#   scripts/prove-at-scale.sh --summary DIR
+#
+# MEMORY defaults to 2G, THREADS to every core. Both steps take hours and
+# survive an interruption (the end of a sitting, a reboot): run the same
+# command again and `dtb gen` goes on from its finished tables and slices,
+# `dtb verify` from its journal. Each run of each step is timed; the summary
+# adds the runs up.
+#
+# The records live beside the tables, in DIR.proof/: the dtb binary used
+# (copied at the first run, so that rebuilding the checkout does not change
+# the program halfway; its commit is in `commit`), and for run N of each
+# step its log (STEP-N.log), its times (STEP-N.time, written when it ends:
+# wall s, user s, system s, peak KiB, exit status) and, every 10 seconds
+# while it runs, the same read from /proc (STEP-N.live), which is what is
+# left of a run that was killed. Then the verify journal and summary.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() { sed -n '6,8p' "$0" | sed 's/^# *//' >&2; exit 2; }
+
+summarise() {  # dir proof
+  python3 - "$1" "$2" <<'PY'
+import glob, json, os, re, subprocess, sys
+dir, proof = sys.argv[1], sys.argv[2]
+
+def runs(step):
+    """(wall s, user s, system s, peak KiB, exit status or None if killed) of each run."""
+    out = []
+    for log in sorted(glob.glob(os.path.join(proof, step + "-*.log")),
+                      key=lambda f: int(re.search(r"-(\d+)\.log$", f).group(1))):
+        base = log[:-len(".log")]
+        fields = None
+        for name, killed in ((base + ".time", False), (base + ".live", True)):
+            if os.path.exists(name):
+                lines = [l.split("\t") for l in open(name).read().splitlines() if l.count("\t") == 4]
+                if lines:
+                    w, u, s, k, x = lines[-1]
+                    fields = (float(w), float(u), float(s), int(k), None if killed else int(x))
+                    break
+        if fields:
+            out.append(fields)
+    return out
+
+manifests = [json.load(open(f)) for f in glob.glob(os.path.join(dir, "*.json"))]
+info = json.loads(subprocess.run([os.path.join(proof, "dtb"), "info", "--dir", dir, "--json", "--quick"],
+                                 check=True, capture_output=True, text=True).stdout)
+bits = {t["metric"]: t["bits_per_position"] for t in info["totals"]}
+disk = sum(os.path.getsize(os.path.join(root, f)) for root, _, files in os.walk(dir) for f in files)
+positions = sum(m["positions"] for m in manifests)
+gen, verify = runs("gen"), runs("verify")
+gen_cpu = sum(r[1] + r[2] for r in gen)
+summary = {
+    "dir": dir,
+    "dtb_commit": open(os.path.join(proof, "commit")).read().strip(),
+    "tables": len(manifests),
+    "positions": positions,
+    "gen_runs": len(gen),
+    "gen_runs_killed": sum(1 for r in gen if r[4] is None),
+    "gen_wall_s": sum(r[0] for r in gen),
+    "gen_cpu_s": gen_cpu,
+    "gen_peak_rss_bytes": max((r[3] * 1024 for r in gen), default=0),
+    "largest_manifest_peak_rss_bytes": max((m["peak_rss_bytes"] for m in manifests), default=0),
+    "positions_per_cpu_second": positions / gen_cpu if gen_cpu else None,
+    "disk_bytes": disk,
+    "wdl_bits_per_position": bits.get("wdl"),
+    "dtw_bits_per_position": bits.get("dtw"),
+    "verify_runs": len(verify),
+    "verify_wall_s": sum(r[0] for r in verify),
+    "verify_cpu_s": sum(r[1] + r[2] for r in verify),
+    "verified": bool(verify) and verify[-1][4] == 0,
+}
+json.dump(summary, open(os.path.join(proof, "summary.json"), "w"), indent=2)
+print(json.dumps(summary, indent=2))
+PY
+}
+
+if [ "${1:-}" = "--summary" ]; then
+  [ $# -eq 2 ] || usage
+  summarise "$2" "$2.proof"
+  exit 0
+fi
+[ $# -ge 3 ] || usage
+variant=$1 pieces=$2 dir=$3 memory=${4:-2G} threads=${5:-$(nproc)}
+proof=$dir.proof
+mkdir -p "$dir" "$proof"
+if [ ! -x "$proof/dtb" ]; then
+  [ -x build/bin/dtb ] || { echo "build dtb first: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build --target dtb" >&2; exit 2; }
+  cp build/bin/dtb "$proof/dtb.tmp" && mv "$proof/dtb.tmp" "$proof/dtb"
+  echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!BENCHMARKS.md' ':!README.md' || echo -dirty)" > "$proof/commit"
+fi
+ticks=$(getconf CLK_TCK)
+
+# What /proc says of a running process: the fields of STEP-N.time.
+sample() {  # pid start_epoch
+  local stat; stat=$(cut -d')' -f2- "/proc/$1/stat" 2>/dev/null) || return 1
+  local hwm; hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$1/status" 2>/dev/null) || return 1
+  # After the ')': state is field 1, utime field 12, stime field 13.
+  awk -v now="$(date +%s.%N)" -v t0="$2" -v hz="$ticks" -v hwm="$hwm" \
+    '{ printf "%.2f\t%.2f\t%.2f\t%d\t-\n", now - t0, $12 / hz, $13 / hz, hwm }' <<< "$stat"
+}
+
+run() {  # step, then the dtb arguments
+  local step=$1; shift
+  local n; n=$(( $(find "$proof" -maxdepth 1 -name "$step-*.log" | wc -l) + 1 ))
+  local base="$proof/$step-$n"
+  echo "$step: run $n, log $base.log" >&2
+  local t0; t0=$(date +%s.%N)
+  /usr/bin/time -o "$base.time" -f "%e\t%U\t%S\t%M\t%x" "$proof/dtb" "$@" > "$base.log" 2>&1 &
+  local timer=$!
+  local pid=""
+  while kill -0 "$timer" 2> /dev/null; do
+    [ -n "$pid" ] || pid=$(pgrep -P "$timer" | head -n 1 || true)
+    if [ -n "$pid" ] && sample "$pid" "$t0" > "$base.live.tmp"; then mv "$base.live.tmp" "$base.live"; fi
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$timer" 2> /dev/null && sleep 1; done
+  done
+  local status=0
+  wait "$timer" || status=$?
+  return $status
+}
+
+run gen gen --variant "$variant" --pieces "$pieces" --dir "$dir" --memory "$memory" --threads "$threads"
+verify_status=0
+run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" \
+  --journal "$proof/verify-journal.json" || verify_status=$?
+summarise "$dir" "$proof"
+exit $verify_status
