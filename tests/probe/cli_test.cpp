@@ -109,16 +109,22 @@ TEST(Cli, MissingDirectoryIsExitOne) {
     EXPECT_NE(r.err.find("/nonexistent/dtb"), std::string::npos) << r.err;
 }
 
-// dtb verify --journal: the second run recomputes nothing and says so in
-// its JSON; a journal of the other variant is bad input.
-TEST(Cli, VerifyJournalSparesWhatWasChecked) {
-    const ScratchDir dir;
+// Copies the distributed files (.wdl and .dtw) of the Russian tables of up
+// to three pieces ("russian-KKvK" is as long as a name gets) into `dir`.
+void copy_russian_three_piece_files(const std::filesystem::path& dir) {
     for (const auto& e : std::filesystem::directory_iterator(small_tables())) {
         const std::string name = e.path().filename().string();
         if (name.starts_with("russian-") && name.find('.') <= std::string("russian-KKvK").size() &&
             (e.path().extension() == ".wdl" || e.path().extension() == ".dtw"))
-            std::filesystem::copy_file(e.path(), dir.path() / name);
+            std::filesystem::copy_file(e.path(), dir / name);
     }
+}
+
+// dtb verify --journal: the second run recomputes nothing and says so in
+// its JSON; a journal of the other variant is bad input.
+TEST(Cli, VerifyJournalSparesWhatWasChecked) {
+    const ScratchDir dir;
+    copy_russian_three_piece_files(dir.path());
     const std::string journal = quote((dir.path() / "journal.json").string());
     const std::string command = "verify --variant russian --dir " + quote(dir.path().string()) + " --json --journal ";
     const Output first = dtb(command + journal);
@@ -154,14 +160,7 @@ TEST(Cli, ExitStatusContract) {
         // A table whose file is missing fails the run, named, without
         // stopping the check of the others.
         const ScratchDir partial;
-        // The Russian tables of up to three pieces ("russian-KKvK" is as
-        // long as a name gets), .wdl and .dtw.
-        for (const auto& e : std::filesystem::directory_iterator(small_tables())) {
-            const std::string name = e.path().filename().string();
-            if (name.starts_with("russian-") && name.find('.') <= std::string("russian-KKvK").size() &&
-                (e.path().extension() == ".wdl" || e.path().extension() == ".dtw"))
-                std::filesystem::copy_file(e.path(), partial.path() / name);
-        }
+        copy_russian_three_piece_files(partial.path());
         std::filesystem::remove(partial.path() / "russian-KvK.dtw");
         const Output r = dtb("verify --variant russian --dir " + quote(partial.path().string()) + " --json");
         EXPECT_EQ(r.status, 1) << r.err;
