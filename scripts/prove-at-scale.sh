@@ -16,9 +16,11 @@
 # (copied at the first run, so that rebuilding the checkout does not change
 # the program halfway; its commit is in `commit`), and for run N of each
 # step its log (STEP-N.log), its times (STEP-N.time, written when it ends:
-# wall s, user s, system s, peak KiB, exit status) and, every 10 seconds
-# while it runs, the same read from /proc (STEP-N.live), which is what is
-# left of a run that was killed. Then the verify journal and summary.json.
+# wall s, user s, system s, peak KiB, exit status), its start (STEP-N.start,
+# seconds since the epoch) and, every 10 seconds while it runs, the same
+# read from /proc (STEP-N.live), which is what is left of a run that was
+# killed. Then the verify journal and summary.json. The rate counts the
+# positions of the tables finished since the first recorded run began.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,7 +49,8 @@ def runs(step):
             out.append(fields)
     return out
 
-manifests = [json.load(open(f)) for f in glob.glob(os.path.join(dir, "*.json"))]
+manifest_files = glob.glob(os.path.join(dir, "*.json"))
+manifests = [json.load(open(f)) for f in manifest_files]
 info = json.loads(subprocess.run([os.path.join(proof, "dtb"), "info", "--dir", dir, "--json", "--quick"],
                                  check=True, capture_output=True, text=True).stdout)
 bits = {t["metric"]: t["bits_per_position"] for t in info["totals"]}
@@ -55,18 +58,22 @@ disk = sum(os.path.getsize(os.path.join(root, f)) for root, _, files in os.walk(
 positions = sum(m["positions"] for m in manifests)
 gen, verify = runs("gen"), runs("verify")
 gen_cpu = sum(r[1] + r[2] for r in gen)
+starts = [float(open(f).read()) for f in glob.glob(os.path.join(proof, "gen-*.start"))]
+built = sum(m["positions"] for f, m in zip(manifest_files, manifests)
+            if starts and os.path.getmtime(f) >= min(starts))
 summary = {
     "dir": dir,
     "dtb_commit": open(os.path.join(proof, "commit")).read().strip(),
     "tables": len(manifests),
     "positions": positions,
     "gen_runs": len(gen),
-    "gen_runs_killed": sum(1 for r in gen if r[4] is None),
+    "gen_runs_unfinished": sum(1 for r in gen if r[4] is None),  # killed, or still running
     "gen_wall_s": sum(r[0] for r in gen),
     "gen_cpu_s": gen_cpu,
     "gen_peak_rss_bytes": max((r[3] * 1024 for r in gen), default=0),
     "largest_manifest_peak_rss_bytes": max((m["peak_rss_bytes"] for m in manifests), default=0),
-    "positions_per_cpu_second": positions / gen_cpu if gen_cpu else None,
+    "positions_built_by_these_runs": built,
+    "positions_per_cpu_second": built / gen_cpu if gen_cpu else None,
     "disk_bytes": disk,
     "wdl_bits_per_position": bits.get("wdl"),
     "dtw_bits_per_position": bits.get("dtw"),
@@ -80,20 +87,6 @@ print(json.dumps(summary, indent=2))
 PY
 }
 
-if [ "${1:-}" = "--summary" ]; then
-  [ $# -eq 2 ] || usage
-  summarise "$2" "$2.proof"
-  exit 0
-fi
-[ $# -ge 3 ] || usage
-variant=$1 pieces=$2 dir=$3 memory=${4:-2G} threads=${5:-$(nproc)}
-proof=$dir.proof
-mkdir -p "$dir" "$proof"
-if [ ! -x "$proof/dtb" ]; then
-  [ -x build/bin/dtb ] || { echo "build dtb first: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build --target dtb" >&2; exit 2; }
-  cp build/bin/dtb "$proof/dtb.tmp" && mv "$proof/dtb.tmp" "$proof/dtb"
-  echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!BENCHMARKS.md' ':!README.md' || echo -dirty)" > "$proof/commit"
-fi
 ticks=$(getconf CLK_TCK)
 
 # What /proc says of a running process: the fields of STEP-N.time.
@@ -111,6 +104,7 @@ run() {  # step, then the dtb arguments
   local base="$proof/$step-$n"
   echo "$step: run $n, log $base.log" >&2
   local t0; t0=$(date +%s.%N)
+  echo "$t0" > "$base.start"
   /usr/bin/time -o "$base.time" -f "%e\t%U\t%S\t%M\t%x" "$proof/dtb" "$@" > "$base.log" 2>&1 &
   local timer=$!
   local pid=""
@@ -124,9 +118,30 @@ run() {  # step, then the dtb arguments
   return $status
 }
 
-run gen gen --variant "$variant" --pieces "$pieces" --dir "$dir" --memory "$memory" --threads "$threads"
-verify_status=0
-run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" \
-  --journal "$proof/verify-journal.json" || verify_status=$?
-summarise "$dir" "$proof"
-exit $verify_status
+# The whole of the work is one function, read before it runs: bash reads a
+# script as it goes, and this one runs for hours while the checkout may
+# change under it.
+main() {
+  if [ "${1:-}" = "--summary" ]; then
+    [ $# -eq 2 ] || usage
+    summarise "$2" "$2.proof"
+    return 0
+  fi
+  [ $# -ge 3 ] || usage
+  variant=$1 pieces=$2 dir=$3 memory=${4:-2G} threads=${5:-$(nproc)}
+  proof=$dir.proof
+  mkdir -p "$dir" "$proof"
+  if [ ! -x "$proof/dtb" ]; then
+    [ -x build/bin/dtb ] || { echo "build dtb first: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build --target dtb" >&2; exit 2; }
+    cp build/bin/dtb "$proof/dtb.tmp" && mv "$proof/dtb.tmp" "$proof/dtb"
+    echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!BENCHMARKS.md' ':!README.md' || echo -dirty)" > "$proof/commit"
+  fi
+  run gen gen --variant "$variant" --pieces "$pieces" --dir "$dir" --memory "$memory" --threads "$threads"
+  verify_status=0
+  run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" \
+    --journal "$proof/verify-journal.json" || verify_status=$?
+  summarise "$dir" "$proof"
+  return $verify_status
+}
+
+main "$@"; exit $?
