@@ -32,7 +32,7 @@ import glob, json, os, re, subprocess, sys
 dir, proof = sys.argv[1], sys.argv[2]
 
 def runs(step):
-    """(wall s, user s, system s, peak KiB, exit status or None if killed) of each run."""
+    """(wall s, user s, system s, peak KiB, exit status or None when it has no end) of each run."""
     out = []
     for log in sorted(glob.glob(os.path.join(proof, step + "-*.log")),
                       key=lambda f: int(re.search(r"-(\d+)\.log$", f).group(1))):
@@ -70,8 +70,9 @@ summary = {
     "gen_runs_unfinished": sum(1 for r in gen if r[4] is None),  # killed, or still running
     "gen_wall_s": sum(r[0] for r in gen),
     "gen_cpu_s": gen_cpu,
-    "gen_peak_rss_bytes": max((r[3] * 1024 for r in gen), default=0),
-    "largest_manifest_peak_rss_bytes": max((m["peak_rss_bytes"] for m in manifests), default=0),
+    # The manifests', not the runs': dtb resets the kernel's high-water mark
+    # before each pair, so that of a whole run is only its last pair's.
+    "peak_rss_bytes": max((m["peak_rss_bytes"] for m in manifests), default=0),
     "positions_built_by_these_runs": built,
     "positions_per_cpu_second": built / gen_cpu if gen_cpu else None,
     "disk_bytes": disk,
@@ -82,7 +83,9 @@ summary = {
     "verify_cpu_s": sum(r[1] + r[2] for r in verify),
     "verified": bool(verify) and verify[-1][4] == 0,
 }
-json.dump(summary, open(os.path.join(proof, "summary.json"), "w"), indent=2)
+with open(os.path.join(proof, "summary.json.tmp"), "w") as out:
+    json.dump(summary, out, indent=2)
+os.replace(os.path.join(proof, "summary.json.tmp"), os.path.join(proof, "summary.json"))
 print(json.dumps(summary, indent=2))
 PY
 }
