@@ -247,6 +247,7 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
             log_table(log, s);
             built.push_back(s);
         }
+        log << std::flush;  // a pair at a time, also into a file: a killed run keeps its lines
     };
     const auto build = [&](const MaterialSignature& key, const PairRun& run) {
         const auto stats = with_variant(o.variant, [&]<class V>() { return build_pair<V>(key, o, run); });

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <ranges>
 #include <set>
@@ -25,13 +26,60 @@ std::string value_text(int v) {
     return std::string(is_win(v) ? "win in " : "loss in ") + std::to_string(v);
 }
 
-// The value a position must have, given the values of where its moves lead.
+// The values of the positions one king move away from one placement of the
+// men. A king move keeps the men, so they all lie in one run of the other
+// side's index (one men rank, king_ways() positions), kept here as an array
+// that is filled as it is read. Each position is a king move away from
+// dozens; the reader would find its value again for each of them, through
+// the block window, or by searching its captures again when its memo has
+// lost it (the memo's misses were a fifth of verify's time).
 template <class V>
-int value_from_successors(const Position<V>& pos, typename ChildTables<V>::Reader& tables) {
+class KingMoveRun {
+public:
+    // Beyond this (many kings, few men) the array would not stay in the
+    // processor's caches: such runs are read through the reader as before.
+    static constexpr std::uint64_t kMaxPositions = std::uint64_t{1} << 18;
+
+    explicit KingMoveRun(const PositionIndex<V>& other_side) : index_(other_side) {
+        if (other_side.king_ways() <= kMaxPositions) values_.resize(other_side.king_ways());
+    }
+
+    // The value of `pos.after(m)`, for a king move m of `pos` (White to move).
+    int value(const Position<V>& pos, const Move& m, typename ChildTables<V>::Reader& reader) {
+        const Position<V> normal = flip(pos.after(m));
+        if (values_.empty()) return reader.value(normal);
+        if (!placed_ || pos.men(White) != white_men_ || pos.men(Black) != black_men_) {
+            placed_ = true;
+            white_men_ = pos.men(White);
+            black_men_ = pos.men(Black);
+            men_ = index_.men_frame(normal);
+            first_ = index_.men_rank(men_) * index_.king_ways();
+            std::fill(values_.begin(), values_.end(), kUnset);
+        }
+        std::int16_t& v = values_[index_.rank(men_, normal.kings_of(White), normal.kings_of(Black)) - first_];
+        if (v == kUnset) v = std::int16_t(reader.value(normal));
+        return v;
+    }
+
+private:
+    static constexpr std::int16_t kUnset = std::numeric_limits<std::int16_t>::min();
+    const PositionIndex<V>& index_;
+    std::vector<std::int16_t> values_;
+    bool placed_ = false;
+    Bitboard white_men_ = 0, black_men_ = 0;
+    typename PositionIndex<V>::MenFrame men_{};
+    std::uint64_t first_ = 0;
+};
+
+// The value a position with no capture must have, given the values of where
+// its moves lead.
+template <class V>
+int value_from_successors(const Position<V>& pos, typename ChildTables<V>::Reader& tables, KingMoveRun<V>& run) {
     MoveList moves;
     MoveGenerator<V>::generate(pos, moves);
     ChildValues values;
-    for (const Move& m : moves) values.add(tables.value(pos.after(m)));
+    for (const Move& m : moves)
+        values.add(pos.kings & bit(m.from) ? run.value(pos, m, tables) : tables.value(pos.after(m)));
     return values.value();
 }
 
@@ -61,7 +109,7 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
     const ChildTables<V> tables(dir, variant, needed);
     for (const format::TableFile* file : {&tables.wdl_file(sig), &tables.dtw_file(sig)})
         if (const auto error = file->verify()) report.damaged.push_back(error->message);
-    const PositionIndex<V> index(sig);
+    const PositionIndex<V> index(sig), other_side(sig.mirror());
     report.positions = index.size();
     if (!report.damaged.empty()) return report;
     for (const MaterialSignature& s : needed)
@@ -81,13 +129,14 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
     {
         typename ChildTables<V>::Reader reader(tables, window_bytes / std::uint64_t(omp_get_num_threads()));
         typename PositionIndex<V>::Cursor cursor(index);
+        KingMoveRun<V> run(other_side);
 #pragma omp for schedule(dynamic, 4096)
         for (std::uint64_t i = 0; i < index.size(); ++i)
             errors.run([&] {
                 const Position<V> pos = cursor.at(i);
                 if (MoveGenerator<V>::has_capture(pos)) return;
                 const int stored = reader.stored_value(pos);
-                const int expected = value_from_successors(pos, reader);
+                const int expected = value_from_successors(pos, reader, run);
                 if (stored != expected) {
                     ++mismatches;
                     std::lock_guard lock(examples_mutex);
