@@ -33,32 +33,44 @@ std::string value_text(int v) {
 // dozens; the reader would find its value again for each of them, through
 // the block window, or by searching its captures again when its memo has
 // lost it (the memo's misses were a fifth of verify's time).
+//
+// A small run is one thread's own, placed again whenever the men change. A
+// large one (many kings, few men or none) is shared by every thread: the
+// positions of one placement are shared out among the threads, and the run
+// is placed between placements. Two threads may find the same value at
+// once; they store the same number.
 template <class V>
 class KingMoveRun {
 public:
-    // Beyond this (many kings, few men) the array would not stay in the
-    // processor's caches: such runs are read through the reader as before.
-    static constexpr std::uint64_t kMaxPositions = std::uint64_t{1} << 18;
+    // `positions`: the other side's king_ways(), or 0 for no run (every
+    // value through the reader).
+    KingMoveRun(const PositionIndex<V>& other_side, std::uint64_t positions) : index_(other_side), values_(positions) {}
 
-    explicit KingMoveRun(const PositionIndex<V>& other_side) : index_(other_side) {
-        if (other_side.king_ways() <= kMaxPositions) values_.resize(other_side.king_ways());
+    static std::uint64_t bytes(std::uint64_t positions) { return positions * sizeof(std::int16_t); }
+
+    // Makes the run that of the king moves of `pos` (White to move).
+    void place(const Position<V>& pos) {
+        white_men_ = pos.men(White);
+        black_men_ = pos.men(Black);
+        placed_ = true;
+        men_ = index_.men_frame(flip(pos));
+        first_ = index_.men_rank(men_) * index_.king_ways();
+        std::fill(values_.begin(), values_.end(), kUnset);
     }
 
     // The value of `pos.after(m)`, for a king move m of `pos` (White to move).
     int value(const Position<V>& pos, const Move& m, typename ChildTables<V>::Reader& reader) {
         const Position<V> normal = flip(pos.after(m));
         if (values_.empty()) return reader.value(normal);
-        if (!placed_ || pos.men(White) != white_men_ || pos.men(Black) != black_men_) {
-            placed_ = true;
-            white_men_ = pos.men(White);
-            black_men_ = pos.men(Black);
-            men_ = index_.men_frame(normal);
-            first_ = index_.men_rank(men_) * index_.king_ways();
-            std::fill(values_.begin(), values_.end(), kUnset);
+        if (!placed_ || pos.men(White) != white_men_ || pos.men(Black) != black_men_) place(pos);
+        std::atomic_ref<std::int16_t> v(
+            values_[index_.rank(men_, normal.kings_of(White), normal.kings_of(Black)) - first_]);
+        std::int16_t x = v.load(std::memory_order_relaxed);
+        if (x == kUnset) {
+            x = std::int16_t(reader.value(normal));
+            v.store(x, std::memory_order_relaxed);
         }
-        std::int16_t& v = values_[index_.rank(men_, normal.kings_of(White), normal.kings_of(Black)) - first_];
-        if (v == kUnset) v = std::int16_t(reader.value(normal));
-        return v;
+        return x;
     }
 
 private:
@@ -89,7 +101,7 @@ int value_from_successors(const Position<V>& pos, typename ChildTables<V>::Reade
 // smaller tables.
 template <class V>
 VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig,
-                        std::uint64_t window_bytes, const VerifyJournal* journal) {
+                        std::uint64_t window_bytes, const VerifyJournal* journal, std::uint64_t own_runs_up_to) {
     const auto start = std::chrono::steady_clock::now();
     VerifyReport report;
     report.signature = sig;
@@ -125,26 +137,61 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
     std::mutex examples_mutex;
     std::uint64_t mismatches = 0;
     ParallelErrors errors;  // a damaged block of the table or of a smaller one
-#pragma omp parallel reduction(+ : mismatches)
-    {
-        typename ChildTables<V>::Reader reader(tables, window_bytes / std::uint64_t(omp_get_num_threads()));
-        typename PositionIndex<V>::Cursor cursor(index);
-        KingMoveRun<V> run(other_side);
+    const auto check = [&](std::uint64_t i, typename PositionIndex<V>::Cursor& cursor,
+                           typename ChildTables<V>::Reader& reader, KingMoveRun<V>& run) {
+        errors.run([&] {
+            const Position<V> pos = cursor.at(i);
+            if (MoveGenerator<V>::has_capture(pos)) return;
+            const int stored = reader.stored_value(pos);
+            const int expected = value_from_successors(pos, reader, run);
+            if (stored != expected) {
+#pragma omp atomic
+                ++mismatches;
+                std::lock_guard lock(examples_mutex);
+                if (report.examples.size() < 10)
+                    report.examples.push_back(to_fen(pos) + ": stored " + value_text(stored) + ", from successors " +
+                                              value_text(expected));
+            }
+        });
+    };
+    const std::uint64_t threads = std::uint64_t(omp_get_max_threads());
+    const std::uint64_t run_positions = other_side.king_ways();
+    if (run_positions <= own_runs_up_to) {
+        // Small runs: one a thread, the positions shared out in index order.
+        const std::uint64_t run_bytes = KingMoveRun<V>::bytes(run_positions);
+#pragma omp parallel
+        {
+            typename ChildTables<V>::Reader reader(
+                tables, window_bytes / threads - std::min(window_bytes / threads / 2, run_bytes));
+            typename PositionIndex<V>::Cursor cursor(index);
+            KingMoveRun<V> run(other_side, run_positions);
 #pragma omp for schedule(dynamic, 4096)
-        for (std::uint64_t i = 0; i < index.size(); ++i)
-            errors.run([&] {
-                const Position<V> pos = cursor.at(i);
-                if (MoveGenerator<V>::has_capture(pos)) return;
-                const int stored = reader.stored_value(pos);
-                const int expected = value_from_successors(pos, reader, run);
-                if (stored != expected) {
-                    ++mismatches;
-                    std::lock_guard lock(examples_mutex);
-                    if (report.examples.size() < 10)
-                        report.examples.push_back(to_fen(pos) + ": stored " + value_text(stored) +
-                                                  ", from successors " + value_text(expected));
-                }
-            });
+            for (std::uint64_t i = 0; i < index.size(); ++i) check(i, cursor, reader, run);
+        }
+    } else {
+        // A large run, shared, if it fits in three quarters of the memory
+        // (the readers' windows keep the rest: with every king move's value
+        // in the run they read each position of the other side only once);
+        // placement after placement, each shared out among the threads.
+        const bool fits = KingMoveRun<V>::bytes(run_positions) <= window_bytes / 4 * 3;
+        KingMoveRun<V> run(other_side, fits ? run_positions : 0);
+        const std::uint64_t readers_bytes = window_bytes - (fits ? KingMoveRun<V>::bytes(run_positions) : 0);
+        std::vector<std::unique_ptr<typename ChildTables<V>::Reader>> readers;
+        for (std::uint64_t t = 0; t < threads; ++t)
+            readers.push_back(std::make_unique<typename ChildTables<V>::Reader>(tables, readers_bytes / threads));
+        for (std::uint64_t men = 0; men < index.men_count(); ++men) {
+            const std::uint64_t first = men * index.king_ways(), last = first + index.king_ways();
+            if (fits) run.place(index.unrank(first));
+                // (Small placements, met only when tests force shared runs, on one thread.)
+#pragma omp parallel if (index.king_ways() >= 4096)
+            {
+                typename PositionIndex<V>::Cursor cursor(index);
+                auto& reader = *readers[std::size_t(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 4096)
+                for (std::uint64_t i = first; i < last; ++i) check(i, cursor, reader, run);
+            }
+            if (errors.failed()) break;
+        }
     }
     errors.rethrow();
     report.mismatches = mismatches;
@@ -170,7 +217,8 @@ std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesyste
 
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
                                         bool progress, const std::vector<MaterialSignature>& only,
-                                        std::uint64_t window_bytes, VerifyJournal* journal) {
+                                        std::uint64_t window_bytes, VerifyJournal* journal,
+                                        std::uint64_t own_runs_up_to) {
     const std::vector<MaterialSignature> sigs = only.empty() ? tables_in(variant, dir) : only;
     std::vector<VerifyReport> reports;
     for (std::size_t k = 0; k < sigs.size(); ++k) {
@@ -178,8 +226,9 @@ std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem
             std::cerr << "\r\033[Kverifying " << sigs[k].name() << " (" << k + 1 << " of " << sigs.size() << ")"
                       << std::flush;
         try {
-            reports.push_back(with_variant(
-                variant, [&]<class V>() { return verify_one<V>(variant, dir, sigs[k], window_bytes, journal); }));
+            reports.push_back(with_variant(variant, [&]<class V>() {
+                return verify_one<V>(variant, dir, sigs[k], window_bytes, journal, own_runs_up_to);
+            }));
         } catch (const std::runtime_error& e) {
             // A file it needs is missing or damaged: say so, and go on with
             // the other tables (the damaged file is named where it is

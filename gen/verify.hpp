@@ -59,10 +59,18 @@ inline constexpr std::uint64_t kVerifyReserveBytes = std::uint64_t{64} << 20;
 // and the others are still checked. With a `journal`, a table it holds as
 // consistent with the same files is not recomputed (its checksums are
 // checked), and each table found consistent is recorded in it at once.
+//
+// The values of a placement's king-move successors are kept in a run (one
+// men placement of the other side): up to `own_runs_up_to` positions, one
+// run per thread; beyond, one run shared by the threads, placement after
+// placement, when three quarters of the window holds it. Tests lower it to
+// check the shared runs on small tables.
+inline constexpr std::uint64_t kVerifyOwnRunsUpTo = std::uint64_t{1} << 18;
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
                                         bool progress, const std::vector<MaterialSignature>& only = {},
                                         std::uint64_t window_bytes = kDefaultVerifyWindowBytes,
-                                        VerifyJournal* journal = nullptr);
+                                        VerifyJournal* journal = nullptr,
+                                        std::uint64_t own_runs_up_to = kVerifyOwnRunsUpTo);
 
 // Signatures of `variant` with a .wdl file in `dir`.
 std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesystem::path& dir);
