@@ -174,16 +174,18 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
         // in the run they read each position of the other side only once);
         // placement after placement, each shared out among the threads.
         const bool fits = KingMoveRun<V>::bytes(run_positions) <= window_bytes / 4 * 3;
+        // Smaller placements (met only when tests force shared runs) are
+        // too little work to share: one thread checks them.
+        constexpr std::uint64_t kSharedPlacementPositions = 4096;
         KingMoveRun<V> run(other_side, fits ? run_positions : 0);
-        const std::uint64_t readers_bytes = window_bytes - (fits ? KingMoveRun<V>::bytes(run_positions) : 0);
+        const std::uint64_t readers_bytes = window_bytes - KingMoveRun<V>::bytes(fits ? run_positions : 0);
         std::vector<std::unique_ptr<typename ChildTables<V>::Reader>> readers;
         for (std::uint64_t t = 0; t < threads; ++t)
             readers.push_back(std::make_unique<typename ChildTables<V>::Reader>(tables, readers_bytes / threads));
         for (std::uint64_t men = 0; men < index.men_count(); ++men) {
             const std::uint64_t first = men * index.king_ways(), last = first + index.king_ways();
             if (fits) run.place(index.unrank(first));
-                // (Small placements, met only when tests force shared runs, on one thread.)
-#pragma omp parallel if (index.king_ways() >= 4096)
+#pragma omp parallel if (index.king_ways() >= kSharedPlacementPositions)
             {
                 typename PositionIndex<V>::Cursor cursor(index);
                 auto& reader = *readers[std::size_t(omp_get_thread_num())];
