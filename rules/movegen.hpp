@@ -226,25 +226,29 @@ private:
             moves.push(Move{0, std::uint8_t(to - Board::step[D]), std::uint8_t(to), (bit(to) & crown_row) != 0});
     }
 
-    // State of the search for one piece's capture routes.
+    // State of the search for the capture routes of the side to move, one
+    // capturing piece after another. The directions are unrolled at compile
+    // time (each step a constant shift), and the route's squares are kept
+    // only when routes are wanted: this is perft's and the generator's
+    // innermost loop.
     struct CaptureSearch {
         Bitboard enemy;      // opponent pieces; captured ones stay until the move ends
         Bitboard empty;      // empty squares, the capturing piece's start included
         Bitboard crown_row;  // where our men are crowned
-        std::uint8_t from;
         MoveList& moves;
-        std::size_t first;  // index in moves of this piece's first capture
-        int& most_taken;    // majority rule: most pieces taken by any route so far
         Duplicates duplicates;
         std::vector<CaptureRoute>* routes;
-        std::vector<std::uint8_t> path{};  // squares the piece stood on, when routes are wanted
-        bool crowned = false;              // a man crowned during this capture (Russian)
+        std::vector<std::uint8_t>* path;  // squares the piece stood on, when routes are wanted
+        std::uint8_t from = 0;
+        std::size_t first = 0;  // index in moves of this piece's first capture
+        int most_taken = 0;     // majority rule: most pieces taken by any route so far
+        bool crowned = false;   // a man crowned during this capture (Russian)
 
         void land(int sq) {
-            if (routes) path.push_back(std::uint8_t(sq));
+            if (path) path->push_back(std::uint8_t(sq));
         }
         void lift() {
-            if (routes) path.pop_back();
+            if (path) path->pop_back();
         }
 
         void finish(int to, Bitboard captured, bool crowns) {
@@ -261,7 +265,7 @@ private:
                 }
             }
             if (routes) {
-                routes->push_back(CaptureRoute{m, path});
+                routes->push_back(CaptureRoute{m, *path});
                 routes->back().path.push_back(std::uint8_t(to));
             }
             if (duplicates == Duplicates::Drop) {
@@ -273,25 +277,33 @@ private:
 
         // A man on `sq` that has taken `captured` goes on capturing while it can.
         void man_captures(int sq, Bitboard captured) {
-            bool went_on = false;
-            for (Direction d : kAllDirections) {
-                const Bitboard over = Board::shift(bit(sq), d) & enemy & ~captured;
-                if (!over) continue;
-                const Bitboard onto = Board::shift(over, d) & empty;
-                if (!onto) continue;
-                went_on = true;
-                const int to = lowest_bit(onto);
-                land(sq);
-                if (V::crowns_during_capture && (onto & crown_row)) {
-                    crowned = true;
-                    if (!king_captures(to, captured | over, all_directions)) finish(to, captured | over, true);
-                    crowned = false;
-                } else {
-                    man_captures(to, captured | over);
-                }
-                lift();
-            }
+            // One statement each: the routes come out in the same order every time.
+            bool went_on = man_jump<NorthWest>(sq, captured);
+            went_on |= man_jump<NorthEast>(sq, captured);
+            went_on |= man_jump<SouthWest>(sq, captured);
+            went_on |= man_jump<SouthEast>(sq, captured);
             if (!went_on && captured) finish(sq, captured, (bit(sq) & crown_row) != 0);
+        }
+
+        // The man's jump from `sq` in direction D, if it has one; returns
+        // whether it had.
+        template <Direction D>
+        bool man_jump(int sq, Bitboard captured) {
+            const Bitboard over = Board::template shift<D>(bit(sq)) & enemy & ~captured;
+            if (!over) return false;
+            const Bitboard onto = Board::template shift<D>(over) & empty;
+            if (!onto) return false;
+            const int to = lowest_bit(onto);
+            land(sq);
+            if (V::crowns_during_capture && (onto & crown_row)) {
+                crowned = true;
+                if (!king_captures(to, captured | over, all_directions)) finish(to, captured | over, true);
+                crowned = false;
+            } else {
+                man_captures(to, captured | over);
+            }
+            lift();
+            return true;
         }
 
         // A king on `sq` that has taken `captured` looks for the next capture
@@ -299,47 +311,53 @@ private:
         // are finished; returns whether any capture was found.
         bool king_captures(int sq, Bitboard captured, unsigned directions) {
             bool found = false;
-            for (Direction d : kAllDirections) {
-                if (!(directions & (1u << d))) continue;
-                const Bitboard in_way = Board::ray(sq, d) & ~empty;
-                if (!in_way) continue;
-                const int target = Board::nearest(in_way, d);
-                if (!(bit(target) & enemy & ~captured)) continue;
-                // The empty squares behind the target, up to the next piece.
-                const Bitboard behind = Board::ray(target, d);
-                const Bitboard stop = behind & ~empty;
-                Bitboard landing = behind;
-                if (stop) {
-                    const int next = Board::nearest(stop, d);
-                    landing &= ~(bit(next) | Board::ray(next, d));
-                }
-                if (!landing) continue;
-                found = true;
-                const Bitboard taken = captured | bit(target);
-                land(sq);
-                // 2.1.5.6: the king must land where it can go on capturing,
-                // if there is such a square. Turning happens from a chosen
-                // landing square; going straight on is one route, whatever
-                // the landing square. Landing squares in order from the target.
-                const unsigned turns = (1u << turn_left(d)) | (1u << turn_right(d));
-                bool goes_on = false;
-                for (Bitboard rest = landing; rest;) {
-                    const int l = Board::nearest(rest, d);
-                    rest ^= bit(l);
-                    goes_on |= king_captures(l, taken, turns);
-                }
-                // The farthest landing square: the nearest seen the other way.
-                goes_on |= king_captures(Board::nearest(landing, opposite(d)), taken, 1u << d);
-                if (!goes_on) {
-                    for (Bitboard rest = landing; rest;) {
-                        const int l = Board::nearest(rest, d);
-                        rest ^= bit(l);
-                        finish(l, taken, false);
-                    }
-                }
-                lift();
-            }
+            if (directions & (1u << NorthWest)) found |= king_jump<NorthWest>(sq, captured);
+            if (directions & (1u << NorthEast)) found |= king_jump<NorthEast>(sq, captured);
+            if (directions & (1u << SouthWest)) found |= king_jump<SouthWest>(sq, captured);
+            if (directions & (1u << SouthEast)) found |= king_jump<SouthEast>(sq, captured);
             return found;
+        }
+
+        // The king's capture from `sq` along direction D, if it has one.
+        template <Direction D>
+        bool king_jump(int sq, Bitboard captured) {
+            const Bitboard in_way = Board::ray(sq, D) & ~empty;
+            if (!in_way) return false;
+            const int target = Board::nearest(in_way, D);
+            if (!(bit(target) & enemy & ~captured)) return false;
+            // The empty squares behind the target, up to the next piece.
+            const Bitboard behind = Board::ray(target, D);
+            const Bitboard stop = behind & ~empty;
+            Bitboard landing = behind;
+            if (stop) {
+                const int next = Board::nearest(stop, D);
+                landing &= ~(bit(next) | Board::ray(next, D));
+            }
+            if (!landing) return false;
+            const Bitboard taken = captured | bit(target);
+            land(sq);
+            // 2.1.5.6: the king must land where it can go on capturing,
+            // if there is such a square. Turning happens from a chosen
+            // landing square; going straight on is one route, whatever
+            // the landing square. Landing squares in order from the target.
+            constexpr unsigned turns = (1u << turn_left(D)) | (1u << turn_right(D));
+            bool goes_on = false;
+            for (Bitboard rest = landing; rest;) {
+                const int l = Board::nearest(rest, D);
+                rest ^= bit(l);
+                goes_on |= king_captures(l, taken, turns);
+            }
+            // The farthest landing square: the nearest seen the other way.
+            goes_on |= king_jump<D>(Board::nearest(landing, opposite(D)), taken);
+            if (!goes_on) {
+                for (Bitboard rest = landing; rest;) {
+                    const int l = Board::nearest(rest, D);
+                    rest ^= bit(l);
+                    finish(l, taken, false);
+                }
+            }
+            lift();
+            return true;
         }
     };
 
@@ -364,17 +382,14 @@ private:
     template <Color Us>
     static void generate_captures(const Pos& pos, MoveList& moves, Duplicates duplicates,
                                   std::vector<CaptureRoute>* routes) {
-        int most_taken = 0;
+        std::vector<std::uint8_t> path;
+        CaptureSearch search{pos.pieces[opponent(Us)], pos.empty(), Board::promotion_row(Us), moves, duplicates, routes,
+                             routes ? &path : nullptr};
+        const Bitboard empty = pos.empty();
         for (int from : bits_of{capturers<Us>(pos)}) {
-            CaptureSearch search{pos.pieces[opponent(Us)],
-                                 pos.empty() | bit(from),
-                                 Board::promotion_row(Us),
-                                 std::uint8_t(from),
-                                 moves,
-                                 moves.size(),
-                                 most_taken,
-                                 duplicates,
-                                 routes};
+            search.empty = empty | bit(from);
+            search.from = std::uint8_t(from);
+            search.first = moves.size();
             if (pos.kings & bit(from))
                 search.king_captures(from, 0, all_directions);
             else

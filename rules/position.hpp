@@ -49,16 +49,22 @@ struct Position {
 
     // The position after `m`, which must be legal here.
     Position after(const Move& m) const {
-        Position next = *this;
         const Color us = side_to_move;
         const Bitboard from_to = bit(m.from) ^ bit(m.to);  // 0 when a capture returns to its start
-        next.pieces[us] ^= from_to;
-        next.pieces[opponent(us)] &= ~m.captured;
-        if (kings & bit(m.from))
-            next.kings ^= from_to;
+        const Bitboard movers = pieces[us] ^ from_to;
+        const Bitboard others = pieces[opponent(us)] & ~m.captured;
+        Position next;
+        // Chosen, not indexed: a store through pieces[us] followed by whole
+        // loads of the copy stalls the processor (store forwarding), and
+        // perft makes one position per node.
+        next.pieces[White] = us == White ? movers : others;
+        next.pieces[Black] = us == White ? others : movers;
+        Bitboard k = kings;
+        if (k & bit(m.from))
+            k ^= from_to;
         else if (m.crowns)
-            next.kings |= bit(m.to);
-        next.kings &= ~m.captured;
+            k |= bit(m.to);
+        next.kings = k & ~m.captured;
         next.side_to_move = opponent(us);
         return next;
     }
