@@ -19,7 +19,10 @@
 # wall s, user s, system s, peak KiB, exit status), its start (STEP-N.start,
 # seconds since the epoch) and, every 10 seconds while it runs, the same
 # read from /proc (STEP-N.live), which is what is left of a run that was
-# killed. Then summary.json. The rate counts the positions of the tables
+# killed. Then summary.json. While the build runs, the verify runs beside it
+# whenever it has finished more tables (every VERIFY_EVERY seconds, default
+# 240, at most), so that the journal grows with the set; a last verify
+# follows the build. The rate counts the positions of the tables
 # finished since the first recorded run began. The verify's journal is
 # docs/proof/VARIANT-PIECES.verify-journal.json in the checkout (commit it):
 # it outlives the machine, and spares the tables it holds when the set is
@@ -149,7 +152,22 @@ main() {
   mkdir -p docs/proof
   journal=$PWD/docs/proof/$variant-$pieces.verify-journal.json
   if [ ! -f "$journal" ] && [ -f "$proof/verify-journal.json" ]; then cp "$proof/verify-journal.json" "$journal"; fi
-  run gen gen --variant "$variant" --pieces "$pieces" --dir "$dir" --memory "$memory" --threads "$threads"
+  run gen gen --variant "$variant" --pieces "$pieces" --dir "$dir" --memory "$memory" --threads "$threads" &
+  local gen_pid=$!
+  # Beside the build, verify what it has finished, again whenever it has
+  # finished more: the journal is what outlives a lost machine, so a sitting
+  # that ends mid-build keeps the tables it verified, not only those it built.
+  local verified_count=-1
+  while kill -0 "$gen_pid" 2> /dev/null; do
+    local count; count=$(find "$dir" -maxdepth 1 -name '*.wdl' | wc -l)
+    if [ "$count" -gt 0 ] && [ "$count" != "$verified_count" ]; then
+      verified_count=$count
+      run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" \
+        --journal "$journal" || true
+    fi
+    for _ in $(seq "${VERIFY_EVERY:-240}"); do kill -0 "$gen_pid" 2> /dev/null && sleep 1; done
+  done
+  wait "$gen_pid"
   verify_status=0
   run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" \
     --journal "$journal" || verify_status=$?
