@@ -382,10 +382,10 @@ private:
     template <Color Us>
     static void generate_captures(const Pos& pos, MoveList& moves, Duplicates duplicates,
                                   std::vector<CaptureRoute>* routes) {
-        std::vector<std::uint8_t> path;
-        CaptureSearch search{pos.pieces[opponent(Us)], pos.empty(), Board::promotion_row(Us), moves, duplicates, routes,
-                             routes ? &path : nullptr};
         const Bitboard empty = pos.empty();
+        std::vector<std::uint8_t> path;
+        CaptureSearch search{pos.pieces[opponent(Us)], empty, Board::promotion_row(Us), moves, duplicates, routes,
+                             routes ? &path : nullptr};
         for (int from : bits_of{capturers<Us>(pos)}) {
             search.empty = empty | bit(from);
             search.from = std::uint8_t(from);

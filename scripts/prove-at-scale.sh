@@ -152,6 +152,7 @@ main() {
   mkdir -p docs/proof
   journal=$PWD/docs/proof/$variant-$pieces.verify-journal.json
   if [ ! -f "$journal" ] && [ -f "$proof/verify-journal.json" ]; then cp "$proof/verify-journal.json" "$journal"; fi
+  verify_set() { run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" --journal "$journal"; }
   run gen gen --variant "$variant" --pieces "$pieces" --dir "$dir" --memory "$memory" --threads "$threads" &
   local gen_pid=$!
   # Beside the build, verify what it has finished, again whenever it has
@@ -162,15 +163,13 @@ main() {
     local count; count=$(find "$dir" -maxdepth 1 -name '*.wdl' | wc -l)
     if [ "$count" -gt 0 ] && [ "$count" != "$verified_count" ]; then
       verified_count=$count
-      run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" \
-        --journal "$journal" || true
+      verify_set || true
     fi
     for _ in $(seq "${VERIFY_EVERY:-240}"); do kill -0 "$gen_pid" 2> /dev/null && sleep 1; done
   done
   wait "$gen_pid"
   verify_status=0
-  run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" \
-    --journal "$journal" || verify_status=$?
+  verify_set || verify_status=$?
   summarise "$dir" "$proof"
   return $verify_status
 }
