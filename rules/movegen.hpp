@@ -76,11 +76,7 @@ public:
 
     template <Color Us>
     static int count_for(const Pos& pos) {
-        if (has_capture_for<Us>(pos)) {
-            MoveList moves;
-            generate_captures<Us>(pos, moves, Duplicates::Drop, nullptr);
-            return static_cast<int>(moves.size());
-        }
+        if (has_capture_for<Us>(pos)) return count_captures<Us>(pos);
         const Bitboard empty = pos.empty();
         const Bitboard men = pos.men(Us);
         const Bitboard kings = pos.kings_of(Us);
@@ -170,6 +166,74 @@ public:
     }
 
 private:
+    // The number of captures (duplicates dropped). The men's single jumps,
+    // the common case at perft's last ply, are counted for all the men at
+    // once; only the men that could go on after their first jump, and the
+    // kings, are searched.
+    template <Color Us>
+    static int count_captures(const Pos& pos) {
+        const Bitboard empty = pos.empty();
+        const Bitboard enemy = pos.pieces[opponent(Us)];
+        const Bitboard men = pos.men(Us);
+        // Squares from which a man could jump on in each direction.
+        const Bitboard on_nw = jumps_from<NorthWest>(enemy, empty);
+        const Bitboard on_ne = jumps_from<NorthEast>(enemy, empty);
+        const Bitboard on_sw = jumps_from<SouthWest>(enemy, empty);
+        const Bitboard on_se = jumps_from<SouthEast>(enemy, empty);
+        // From its landing square a man cannot jump back over the piece it
+        // took, and no other jump lands on its start square, so the squares
+        // as they stand tell whether it could go on. A man crowned on
+        // landing (Russian) may go on as a king: it is searched.
+        constexpr Bitboard crowned = V::crowns_during_capture ? Board::promotion_row(Us) : 0;
+        const Bitboard land_nw = landings<NorthWest>(men, enemy, empty);
+        const Bitboard land_ne = landings<NorthEast>(men, enemy, empty);
+        const Bitboard land_sw = landings<SouthWest>(men, enemy, empty);
+        const Bitboard land_se = landings<SouthEast>(men, enemy, empty);
+        const Bitboard searched = pos.kings_of(Us) | back_two<NorthWest>(land_nw & (on_nw | on_ne | on_sw | crowned)) |
+                                  back_two<NorthEast>(land_ne & (on_nw | on_ne | on_se | crowned)) |
+                                  back_two<SouthWest>(land_sw & (on_nw | on_sw | on_se | crowned)) |
+                                  back_two<SouthEast>(land_se & (on_ne | on_sw | on_se | crowned));
+        int n = 0;
+        int most_taken = 0;
+        if (searched) {
+            MoveList moves;
+            generate_captures<Us>(pos, moves, Duplicates::Drop, nullptr, searched);
+            n = static_cast<int>(moves.size());
+            if (n) most_taken = popcount(moves[0].captured);
+        }
+        // Under the majority rule a route that takes more than one piece
+        // outweighs every single jump.
+        if (V::majority_capture && most_taken > 1) return n;
+        return n + single_jumps(men & ~searched, enemy, empty);
+    }
+
+    // How many single jumps `men` have. A jump is fixed by its start and
+    // direction: no two coincide.
+    static int single_jumps(Bitboard men, Bitboard enemy, Bitboard empty) {
+        return popcount(landings<NorthWest>(men, enemy, empty)) + popcount(landings<NorthEast>(men, enemy, empty)) +
+               popcount(landings<SouthWest>(men, enemy, empty)) + popcount(landings<SouthEast>(men, enemy, empty));
+    }
+
+    // Where a man could jump to in direction D.
+    template <Direction D>
+    static Bitboard landings(Bitboard men, Bitboard enemy, Bitboard empty) {
+        return Board::template shift<D>(Board::template shift<D>(men) & enemy) & empty;
+    }
+
+    // The squares from which a man could jump in direction D.
+    template <Direction D>
+    static Bitboard jumps_from(Bitboard enemy, Bitboard empty) {
+        constexpr Direction back = opposite(D);
+        return Board::template shift<back>(Board::template shift<back>(empty) & enemy);
+    }
+
+    // The squares two steps back from `b` along direction D.
+    template <Direction D>
+    static Bitboard back_two(Bitboard b) {
+        constexpr Direction back = opposite(D);
+        return Board::template shift<back>(Board::template shift<back>(b));
+    }
+
     template <Direction D>
     static bool can_capture(Bitboard men, Bitboard kings, Bitboard enemy, Bitboard empty) {
         Bitboard attackers = men;
@@ -381,12 +445,12 @@ private:
 
     template <Color Us>
     static void generate_captures(const Pos& pos, MoveList& moves, Duplicates duplicates,
-                                  std::vector<CaptureRoute>* routes) {
+                                  std::vector<CaptureRoute>* routes, Bitboard only = ~Bitboard(0)) {
         const Bitboard empty = pos.empty();
         std::vector<std::uint8_t> path;
         CaptureSearch search{pos.pieces[opponent(Us)], empty, Board::promotion_row(Us), moves, duplicates, routes,
                              routes ? &path : nullptr};
-        for (int from : bits_of{capturers<Us>(pos)}) {
+        for (int from : bits_of{capturers<Us>(pos) & only}) {
             search.empty = empty | bit(from);
             search.from = std::uint8_t(from);
             search.first = moves.size();
