@@ -5,15 +5,17 @@
 // them, in both variants, and on pseudo-random positions of every kind.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "rules/variant.hpp"
-#include "tests/rules/rules_test_support.hpp"
 
 namespace dtb {
 namespace {
