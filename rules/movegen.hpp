@@ -238,7 +238,7 @@ private:
     static bool can_capture(Bitboard men, Bitboard kings, Bitboard enemy, Bitboard empty) {
         Bitboard attackers = men;
         if (kings) attackers |= Board::template slide_fill<D>(kings, empty);
-        return (Board::template shift<D>(Board::template shift<D>(attackers) & enemy) & empty) != 0;
+        return landings<D>(attackers, enemy, empty) != 0;
     }
 
     template <Color Us>
@@ -435,11 +435,8 @@ private:
     static Bitboard capturers(const Pos& pos) {
         const Bitboard empty = pos.empty();
         const Bitboard enemy = pos.pieces[opponent(Us)];
-        Bitboard men = 0;
-        men |= Board::template shift<SouthEast>(Board::template shift<SouthEast>(empty) & enemy);
-        men |= Board::template shift<SouthWest>(Board::template shift<SouthWest>(empty) & enemy);
-        men |= Board::template shift<NorthEast>(Board::template shift<NorthEast>(empty) & enemy);
-        men |= Board::template shift<NorthWest>(Board::template shift<NorthWest>(empty) & enemy);
+        const Bitboard men = jumps_from<NorthWest>(enemy, empty) | jumps_from<NorthEast>(enemy, empty) |
+                             jumps_from<SouthWest>(enemy, empty) | jumps_from<SouthEast>(enemy, empty);
         return (men & pos.men(Us)) | pos.kings_of(Us);
     }
 
