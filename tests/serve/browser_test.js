@@ -245,11 +245,19 @@ const SETUPS = {
 async function main() {
   fs.mkdirSync(out, { recursive: true });
   const server = await startServer();
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
-  });
+  let browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath: chromium,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+    });
+  } catch (e) {
+    // The server shares this test's standard error: left running, it would
+    // keep ctest waiting for the output to end until the test's timeout.
+    await stopServer(server);
+    throw e;
+  }
   const problems = [];
   try {
     const page = await browser.newPage();
