@@ -152,7 +152,20 @@ main() {
   mkdir -p docs/proof
   journal=$PWD/docs/proof/$variant-$pieces.verify-journal.json
   if [ ! -f "$journal" ] && [ -f "$proof/verify-journal.json" ]; then cp "$proof/verify-journal.json" "$journal"; fi
-  verify_set() { run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" --journal "$journal"; }
+  verify_set() { run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" --journal "$journal" "$@"; }
+  # `--only SIG` for each table finished with its mirror (both manifests
+  # written, which the generator does last): a verify beside the build must
+  # not take a pair whose files are still being written for a damaged one.
+  finished_tables() {
+    local manifest sig
+    for manifest in "$dir/$variant"-*.json; do
+      [ -e "$manifest" ] || continue
+      sig=${manifest##*/$variant-}
+      sig=${sig%.json}
+      [ -e "$dir/$variant-${sig#*v}v${sig%%v*}.json" ] && printf -- '--only\n%s\n' "$sig"
+    done
+    return 0
+  }
   run gen gen --variant "$variant" --pieces "$pieces" --dir "$dir" --memory "$memory" --threads "$threads" &
   local gen_pid=$!
   # Beside the build, verify what it has finished, again whenever it has
@@ -160,10 +173,11 @@ main() {
   # that ends mid-build keeps the tables it verified, not only those it built.
   local verified_count=-1
   while kill -0 "$gen_pid" 2> /dev/null; do
-    local count; count=$(find "$dir" -maxdepth 1 -name '*.wdl' | wc -l)
+    local finished; mapfile -t finished < <(finished_tables)
+    local count=$((${#finished[@]} / 2))
     if [ "$count" -gt 0 ] && [ "$count" != "$verified_count" ]; then
       verified_count=$count
-      verify_set || true
+      verify_set "${finished[@]}" || true
     fi
     for _ in $(seq "${VERIFY_EVERY:-240}"); do kill -0 "$gen_pid" 2> /dev/null && sleep 1; done
   done
