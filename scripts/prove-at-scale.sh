@@ -20,10 +20,11 @@
 # seconds since the epoch) and, every 10 seconds while it runs, the same
 # read from /proc (STEP-N.live), which is what is left of a run that was
 # killed. Then summary.json. While the build runs, the verify runs beside it
-# whenever it has finished more tables (every VERIFY_EVERY seconds, default
-# 240, at most), so that the journal grows with the set; a last verify
-# follows the build. The rate counts the positions of the tables
-# finished since the first recorded run began. The verify's journal is
+# on the pairs it has finished, whenever there are more (every VERIFY_EVERY
+# seconds, default 240, at most), so that the journal grows with the set; a
+# last verify, of the whole directory, follows the build. The rate counts
+# the positions of the tables finished since the first recorded run began.
+# The verify's journal is
 # docs/proof/VARIANT-PIECES.verify-journal.json in the checkout (commit it):
 # it outlives the machine, and spares the tables it holds when the set is
 # built again, byte-identical, on another.
