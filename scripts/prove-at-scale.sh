@@ -24,10 +24,9 @@
 # seconds, default 240, at most), so that the journal grows with the set; a
 # last verify, of the whole directory, follows the build. The rate counts
 # the positions of the tables finished since the first recorded run began.
-# The verify's journal is
-# docs/proof/VARIANT-PIECES.verify-journal.json in the checkout (commit it):
-# it outlives the machine, and spares the tables it holds when the set is
-# built again, byte-identical, on another.
+# The verify's journal is docs/proof/VARIANT-PIECES.verify-journal.json in
+# the checkout (commit it): it outlives the machine, and spares the tables it
+# holds when the set is built again, byte-identical, on another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

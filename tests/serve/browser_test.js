@@ -245,21 +245,17 @@ const SETUPS = {
 async function main() {
   fs.mkdirSync(out, { recursive: true });
   const server = await startServer();
+  const problems = [];
   let browser;
+  // The browser is launched inside the try: should that fail, the finally
+  // still stops the server, which shares this test's standard error and,
+  // left running, would keep ctest waiting until the test's timeout.
   try {
     browser = await puppeteer.launch({
       executablePath: chromium,
       headless: true,
       args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
     });
-  } catch (e) {
-    // The server shares this test's standard error: left running, it would
-    // keep ctest waiting for the output to end until the test's timeout.
-    await stopServer(server);
-    throw e;
-  }
-  const problems = [];
-  try {
     const page = await browser.newPage();
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
     page.on("console", (m) => {
@@ -329,7 +325,7 @@ async function main() {
     await phone.screenshot({ path: path.join(out, "explorer-russian-phone-full.png"), fullPage: true });
     console.log("phone (390x844): set-up, moves and line by tapping agree with dtb probe");
   } finally {
-    await browser.close();
+    if (browser) await browser.close();
     const stopped = await stopServer(server);
     assert.equal(stopped.code, 0, "dtb serve stops cleanly on SIGTERM");
   }
