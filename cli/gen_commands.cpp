@@ -63,6 +63,12 @@ void run_gen(const GenCommandOptions& c) {
         if (o.only->pieces(0) > max_pieces_per_side(o.variant) || o.only->pieces(1) > max_pieces_per_side(o.variant))
             throw InputError("signature " + c.only + " has more pieces on a side than the " + c.variant +
                              " board allows");
+        // Both given and at odds: building past --pieces would not be what
+        // the user asked for (--only alone builds what the table needs).
+        if (c.pieces > 0 && o.only->total() > c.pieces)
+            throw InputError("--only " + c.only + " has " + std::to_string(o.only->total()) +
+                             " pieces, more than --pieces " + std::to_string(c.pieces) +
+                             ": leave out --pieces, or name a smaller table");
     } else if (c.pieces < 2) {
         throw InputError("--pieces must be at least 2 (or give --only SIGNATURE)");
     }

@@ -3,9 +3,12 @@
 // per line) and its messages.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "tables/signatures.hpp"
 #include "tests/probe/cli_support.hpp"
@@ -176,6 +179,23 @@ TEST(Cli, ExitStatusContract) {
         const Output r = dtb("verify --variant russian --dir " + small() + " --memory " + memory);
         EXPECT_EQ(r.status, 2) << memory << "\n" << r.err;
         EXPECT_NE(r.err.find("--memory"), std::string::npos) << r.err;
+    }
+    {
+        // dtb gen refuses bad input before it writes anything.
+        const ScratchDir out;
+        const std::string gen = "gen --variant russian --dir " + quote((out.path() / "tables").string());
+        for (const auto& [args, named] :
+             std::vector<std::pair<std::string, std::string>>{{" --pieces 3 --memory lots", "--memory"},
+                                                              {" --pieces 3 --memory 1M", "--memory"},
+                                                              {" --only KKvKZ", "bad signature 'KKvKZ'"},
+                                                              {" --only KKKKKKKKKKKKKvK", "more pieces on a side"},
+                                                              {" --pieces 3 --only KKKKvK", "more than --pieces 3"},
+                                                              {"", "--pieces"}}) {
+            const Output r = dtb(gen + args);
+            EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
+            EXPECT_NE(r.err.find(named), std::string::npos) << args << "\n" << r.err;
+        }
+        EXPECT_FALSE(std::filesystem::exists(out.path() / "tables"));
     }
     EXPECT_EQ(dtb("adjudicate --variant russian --pdn /nonexistent/games.pdn").status, 1);
     for (const std::string& bad_fen : {"probe --variant russian --dir " + small() + " --fen W:Wz9:Bb8",
