@@ -49,6 +49,7 @@ VerifyJournal VerifyJournal::open(const std::filesystem::path& path, VariantId v
     const std::filesystem::path parent = path.has_parent_path() ? path.parent_path() : ".";
     if (!std::filesystem::is_directory(parent)) throw BadJournal(where + ": no directory " + parent.string());
     if (!std::filesystem::exists(path)) return journal;
+    if (std::filesystem::is_directory(path)) throw BadJournal(where + ": is a directory, give a file's path");
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();

@@ -518,6 +518,14 @@ TEST(Verify, JournalOfAnotherVariantOrNotAJournalIsRefused) {
         EXPECT_THROW(VerifyJournal::open(path, VariantId::Russian), BadJournal) << text;
     }
     EXPECT_THROW(VerifyJournal::open(dir.path() / "no-such-dir" / "journal.json", VariantId::Russian), BadJournal);
+    // A directory where the journal should be: said so, not a parse error.
+    fs::create_directories(dir.path() / "a-directory");
+    try {
+        VerifyJournal::open(dir.path() / "a-directory", VariantId::Russian);
+        ADD_FAILURE() << "a directory was opened as a journal";
+    } catch (const BadJournal& e) {
+        EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace
