@@ -67,6 +67,13 @@ gen_cpu = sum(r[1] + r[2] for r in gen)
 starts = [float(open(f).read()) for f in glob.glob(os.path.join(proof, "gen-*.start"))]
 built = sum(m["positions"] for f, m in zip(manifest_files, manifests)
             if starts and os.path.getmtime(f) >= min(starts))
+# How many tables the last verify run passed ("OK: N tables, ..."), if it did.
+last_verify_tables = None
+verify_logs = sorted(glob.glob(os.path.join(proof, "verify-*.log")),
+                     key=lambda f: int(re.search(r"-(\d+)\.log$", f).group(1)))
+if verify_logs:
+    found = re.findall(r"^OK: (\d+) tables", open(verify_logs[-1], errors="replace").read(), re.M)
+    last_verify_tables = int(found[-1]) if found else None
 summary = {
     "dir": dir,
     "dtb_commit": open(os.path.join(proof, "commit")).read().strip(),
@@ -87,7 +94,12 @@ summary = {
     "verify_runs": len(verify),
     "verify_wall_s": sum(r[0] for r in verify),
     "verify_cpu_s": sum(r[1] + r[2] for r in verify),
-    "verified": bool(verify) and verify[-1][4] == 0,
+    # Whether the set is proven: the build ended, and the last verify ran
+    # over every table of the directory (not only those finished beside the
+    # build) and passed.
+    "verify_last_tables": last_verify_tables,
+    "verified": bool(gen) and gen[-1][4] == 0 and bool(verify) and verify[-1][4] == 0
+                and last_verify_tables == len(manifests),
 }
 with open(os.path.join(proof, "summary.json.tmp"), "w") as out:
     json.dump(summary, out, indent=2)
