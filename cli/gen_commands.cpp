@@ -152,6 +152,12 @@ void run_verify(const VerifyCommandOptions& c) {
     // The .dtc tables, if any, each pair solved again from its successors' files.
     for (VerifyReport& r : verify_dtc_tables(variant, c.dir, log, only)) reports.push_back(std::move(r));
     if (reports.empty()) throw std::runtime_error("no " + c.variant + " tables in " + c.dir);
+    // Named like a table file but not a table's name: not read, and said so
+    // (a table renamed by hand would otherwise pass unnoticed).
+    const std::vector<std::string> ignored =
+        only.empty() ? unrecognised_table_files(variant, c.dir) : std::vector<std::string>{};
+    for (const std::string& file : ignored)
+        log << "ignored: " << file << " (not a table's name; tables are named like " << c.variant << "-KKvK.wdl)\n";
     std::uint64_t positions = 0, mismatches = 0;
     Json tables = Json::array();
     std::uint64_t damaged = 0, unchecked = 0, from_journal = 0;
@@ -183,6 +189,7 @@ void run_verify(const VerifyCommandOptions& c) {
                         {"mismatches", mismatches},
                         {"journal", c.journal.empty() ? Json() : Json(c.journal)},
                         {"tables_from_journal", from_journal},
+                        {"ignored_files", ignored},
                         {"tables", tables}});
     else
         std::cout << (mismatches == 0 && damaged == 0 && unchecked == 0 ? "OK: " : "FAILED: ") << reports.size()

@@ -207,13 +207,33 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
 std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesystem::path& dir) {
     std::vector<MaterialSignature> out;
     if (!std::filesystem::is_directory(dir)) throw std::runtime_error(dir.string() + ": no such directory");
+    // Either distributed file names the table: a .dtw whose .wdl is gone is
+    // a damaged set, which the check of that table then says.
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         const auto name = parse_table_file_name(entry.path().filename().string());
-        if (name && name->variant == variant && name->metric == format::Metric::wdl) out.push_back(name->signature);
+        if (name && name->variant == variant &&
+            (name->metric == format::Metric::wdl || name->metric == format::Metric::dtw))
+            out.push_back(name->signature);
     }
-    std::sort(out.begin(), out.end(), [](const MaterialSignature& a, const MaterialSignature& b) {
+    const auto order = [](const MaterialSignature& a, const MaterialSignature& b) {
         return std::make_tuple(a.total(), a.total_men(), a) < std::make_tuple(b.total(), b.total_men(), b);
-    });
+    };
+    std::sort(out.begin(), out.end(), order);
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::vector<std::string> unrecognised_table_files(VariantId variant, const std::filesystem::path& dir) {
+    std::vector<std::string> out;
+    if (!std::filesystem::is_directory(dir)) return out;
+    const std::string prefix = std::string(variant_name(variant)) + "-";
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        const std::string file = entry.path().filename().string();
+        const std::string extension = entry.path().extension().string();
+        if (file.starts_with(prefix) && (extension == ".wdl" || extension == ".dtw") && !parse_table_file_name(file))
+            out.push_back(file);
+    }
+    std::sort(out.begin(), out.end());
     return out;
 }
 

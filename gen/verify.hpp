@@ -72,7 +72,13 @@ std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem
                                         VerifyJournal* journal = nullptr,
                                         std::uint64_t own_runs_up_to = kVerifyOwnRunsUpTo);
 
-// Signatures of `variant` with a .wdl file in `dir`.
+// Signatures of `variant` with a .wdl or a .dtw file in `dir`, smaller
+// tables first.
 std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesystem::path& dir);
+
+// Files of `dir` that look like `variant`'s table files (VARIANT-*.wdl or
+// .dtw) but whose names are not a table's (a typo, a renamed copy): dtb
+// verify does not read them, and says so.
+std::vector<std::string> unrecognised_table_files(VariantId variant, const std::filesystem::path& dir);
 
 }  // namespace dtb

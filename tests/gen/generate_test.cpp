@@ -417,6 +417,35 @@ TEST(Verify, GoesOnPastATruncatedFileAndNamesIt) {
     EXPECT_NE(log.str().find("NOT CHECKED"), std::string::npos) << log.str();
 }
 
+// A table whose .wdl is gone but whose .dtw is left is a damaged set, even
+// when no other table needs it (the largest symmetric one); a file that only
+// looks like a table's is listed apart, and not read.
+TEST(Verify, NamesATableWithOnlyItsDtwLeft) {
+    ScratchDir dir("verify-lone-dtw");
+    generate(VariantId::Russian, 2, dir.path(), 1, 0);
+    fs::remove(dir.path() / "russian-MvM.wdl");
+    std::ostringstream log;
+    const auto reports = verify_tables(VariantId::Russian, dir.path(), log, false);
+    ASSERT_EQ(reports.size(), all_signatures(VariantId::Russian, 2).size()) << log.str();
+    bool named = false;
+    for (const VerifyReport& r : reports) {
+        if (r.signature.name() != "MvM") {
+            EXPECT_TRUE(r.ok()) << r.signature.name() << log.str();
+            continue;
+        }
+        EXPECT_FALSE(r.ok());
+        for (const auto* why : {&r.damaged, &r.unchecked})
+            for (const std::string& e : *why) named |= e.find("russian-MvM.wdl") != std::string::npos;
+    }
+    EXPECT_TRUE(named) << log.str();
+
+    std::ofstream(dir.path() / "russian-KKvk.wdl") << "x";
+    std::ofstream(dir.path() / "russian-KvK.wdl.bak") << "x";
+    std::ofstream(dir.path() / "russian-notes.txt") << "x";
+    EXPECT_EQ(unrecognised_table_files(VariantId::Russian, dir.path()), std::vector<std::string>{"russian-KKvk.wdl"});
+    EXPECT_TRUE(unrecognised_table_files(VariantId::International, dir.path()).empty());
+}
+
 // A journal spares the values of a table checked before with the very same
 // files, never its checksums, and stops vouching for a table once a file
 // its check read is written again.

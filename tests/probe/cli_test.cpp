@@ -148,6 +148,23 @@ TEST(Cli, VerifyJournalSparesWhatWasChecked) {
     EXPECT_NE(other.err.find("journal.json"), std::string::npos) << other.err;
 }
 
+// A file named like a table but not a table's name is not read: verify says
+// so in its text and JSON, and still passes the tables it did check.
+TEST(Cli, VerifyNamesTheFilesItIgnores) {
+    const ScratchDir dir;
+    copy_russian_three_piece_files(dir.path());
+    std::ofstream(dir.path() / "russian-KKvk.wdl") << "not a table";
+    const std::string command = "verify --variant russian --dir " + quote(dir.path().string());
+    const Output json = dtb(command + " --json");
+    ASSERT_EQ(json.status, 0) << json.err;
+    const Json j = Json::parse(json.out);
+    EXPECT_TRUE(j["ok"].get<bool>());
+    EXPECT_EQ(j["ignored_files"], Json::array({"russian-KKvk.wdl"}));
+    const Output text = dtb(command);
+    EXPECT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("ignored: russian-KKvk.wdl"), std::string::npos) << text.out;
+}
+
 // Every command keeps one contract: 0 success, 1 failure (a check that
 // found a problem, a missing or corrupt file or directory, tables that
 // cannot answer), 2 bad input or usage; and says so in its --help.
