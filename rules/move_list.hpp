@@ -16,7 +16,8 @@ public:
     static constexpr std::size_t capacity = 1024;
 
     void push(const Move& m) {
-        if (size_ == capacity) throw std::length_error("move list overflow");
+        if (size_ == capacity) [[unlikely]]
+            overflow();
         moves_[size_++] = m;
     }
     void clear() { size_ = 0; }
@@ -29,6 +30,10 @@ public:
     const Move* end() const { return moves_.data() + size_; }
 
 private:
+    // Out of line, so that push stays small enough to be inlined into the
+    // capture search, which calls it for every route.
+    [[noreturn, gnu::cold, gnu::noinline]] static void overflow() { throw std::length_error("move list overflow"); }
+
     std::array<Move, capacity> moves_;
     std::size_t size_ = 0;
 };
