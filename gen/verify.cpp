@@ -215,10 +215,9 @@ std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesyste
             (name->metric == format::Metric::wdl || name->metric == format::Metric::dtw))
             out.push_back(name->signature);
     }
-    const auto order = [](const MaterialSignature& a, const MaterialSignature& b) {
+    std::sort(out.begin(), out.end(), [](const MaterialSignature& a, const MaterialSignature& b) {
         return std::make_tuple(a.total(), a.total_men(), a) < std::make_tuple(b.total(), b.total_men(), b);
-    };
-    std::sort(out.begin(), out.end(), order);
+    });
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
@@ -227,11 +226,14 @@ std::vector<std::string> unrecognised_table_files(VariantId variant, const std::
     std::vector<std::string> out;
     if (!std::filesystem::is_directory(dir)) return out;
     const std::string prefix = std::string(variant_name(variant)) + "-";
+    const auto distributed = [](const std::filesystem::path& file) {
+        const std::string extension = file.extension().string();
+        return extension == "." + std::string(metric_extension(format::Metric::wdl)) ||
+               extension == "." + std::string(metric_extension(format::Metric::dtw));
+    };
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         const std::string file = entry.path().filename().string();
-        const std::string extension = entry.path().extension().string();
-        if (file.starts_with(prefix) && (extension == ".wdl" || extension == ".dtw") && !parse_table_file_name(file))
-            out.push_back(file);
+        if (file.starts_with(prefix) && distributed(entry.path()) && !parse_table_file_name(file)) out.push_back(file);
     }
     std::sort(out.begin(), out.end());
     return out;

@@ -37,11 +37,15 @@ summarise() {  # dir proof
 import glob, json, os, re, subprocess, sys
 dir, proof = sys.argv[1], sys.argv[2]
 
+def logs(step):
+    """The logs of the runs of a step, in the order they ran."""
+    return sorted(glob.glob(os.path.join(proof, step + "-*.log")),
+                  key=lambda f: int(re.search(r"-(\d+)\.log$", f).group(1)))
+
 def runs(step):
     """(wall s, user s, system s, peak KiB, exit status or None when it has no end) of each run."""
     out = []
-    for log in sorted(glob.glob(os.path.join(proof, step + "-*.log")),
-                      key=lambda f: int(re.search(r"-(\d+)\.log$", f).group(1))):
+    for log in logs(step):
         base = log[:-len(".log")]
         fields = None
         for name, killed in ((base + ".time", False), (base + ".live", True)):
@@ -69,8 +73,7 @@ built = sum(m["positions"] for f, m in zip(manifest_files, manifests)
             if starts and os.path.getmtime(f) >= min(starts))
 # How many tables the last verify run passed ("OK: N tables, ..."), if it did.
 last_verify_tables = None
-verify_logs = sorted(glob.glob(os.path.join(proof, "verify-*.log")),
-                     key=lambda f: int(re.search(r"-(\d+)\.log$", f).group(1)))
+verify_logs = logs("verify")
 if verify_logs:
     found = re.findall(r"^OK: (\d+) tables", open(verify_logs[-1], errors="replace").read(), re.M)
     last_verify_tables = int(found[-1]) if found else None
