@@ -27,6 +27,7 @@ struct GenCommandOptions {
     std::string memory;
     std::uint64_t split_above = GenerateOptions{}.split_pair_positions;
     std::uint64_t side_by_side_below = GenerateOptions{}.side_by_side_positions;
+    std::uint64_t hold_slices_below = GenerateOptions{}.held_slices_positions;
     bool keep_raw = false;
     bool dtc = false;
     bool json = false;
@@ -48,6 +49,7 @@ void run_gen(const GenCommandOptions& c) {
     o.keep_raw = c.keep_raw;
     o.split_pair_positions = c.split_above;
     o.side_by_side_positions = c.side_by_side_below;
+    o.held_slices_positions = c.hold_slices_below;
     if (!c.memory.empty()) {
         const auto bytes = parse_memory_size(c.memory);
         if (!bytes) throw InputError("bad --memory '" + c.memory + "': give a size such as 2G, 1.5G or 512M");
@@ -232,6 +234,11 @@ void add_gen_commands(CLI::App& app) {
                     "With more than one thread: the pairs of fewer positions than this that do not depend on\n"
                     "each other are built side by side, each whole on one thread (their slices are too small to\n"
                     "share well); larger pairs one after another with every thread. 0: none side by side")
+        ->capture_default_str();
+    gen->add_option("--hold-slices-below", o->hold_slices_below,
+                    "A pair of fewer positions than this keeps its solved slices in memory (when they fit\n"
+                    "--memory) instead of writing them to scratch files, which is faster; a larger pair's slices\n"
+                    "go to scratch files, so that an interrupted run goes on from its last slice. 0: always files")
         ->capture_default_str();
     gen->add_flag("--keep-raw", o->keep_raw,
                   "Also keep each table's exact values (NAME.raw, one value per position, captures included)\n"

@@ -121,6 +121,7 @@ std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateO
     settings.memory = run.memory;
     settings.keep_raw = o.keep_raw;
     settings.parallel_positions = o.parallel_positions;
+    settings.held_slices_positions = o.held_slices_positions;
     settings.team = run.team;
     settings.progress = SolveProgress{[&](const std::string& stage, std::uint64_t done, std::uint64_t total) {
         if (o.stage_hook) {

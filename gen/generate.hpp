@@ -42,6 +42,12 @@ struct GenerateOptions {
     // (a small pair's slices are too small to share between threads); the
     // larger ones one after another with every thread. 0: none side by side.
     std::uint64_t side_by_side_positions = std::uint64_t{1} << 24;
+    // A pair of fewer positions than this keeps its solved slices in memory
+    // (when they fit the memory limit) instead of in scratch files: no
+    // compressing and reading back, at the price of solving the whole pair
+    // again if the run is interrupted in its middle. 0: every pair writes
+    // its slices.
+    std::uint64_t held_slices_positions = std::uint64_t{1} << 27;
     // Slices smaller than this are solved on one thread (see LevelSolver).
     std::uint64_t parallel_positions = std::uint64_t{1} << 17;
 };

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -56,14 +57,18 @@ inline std::filesystem::path level_part_path(const std::filesystem::path& work, 
     return work / name;
 }
 
-// Reads a level file in order, one block at a time (a level file is read
-// front to back, so one block per file is all a reader needs).
+// Reads a level's symbols in order: from its file, one block at a time (a
+// level file is read front to back, so one block per file is all a reader
+// needs), or from memory, where a small pair keeps its levels instead of
+// writing them (PairBuilder).
 class LevelFileReader {
 public:
     // `file` may be null for a level without positions, which is never read.
     explicit LevelFileReader(const format::TableFile* file) : file_(file) {}
+    explicit LevelFileReader(std::span<const std::uint16_t> held) : file_(nullptr), held_(held) {}
 
     std::uint16_t read(std::uint64_t index) {
+        if (file_ == nullptr) return held_[index];
         const unsigned shift = file_->block_shift();
         if (index >> shift != number_) {
             auto block = file_->read_block(index >> shift);
@@ -78,6 +83,7 @@ public:
 
 private:
     const format::TableFile* file_;
+    std::span<const std::uint16_t> held_;
     std::uint64_t number_ = ~std::uint64_t{0};
     std::uint32_t positions_ = 0;
     std::vector<std::uint8_t> data_;

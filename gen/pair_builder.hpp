@@ -3,7 +3,10 @@
 // above and the smaller tables, written to a scratch file, and kept in
 // memory only until the level below has been initialised from it. When the
 // last level is done the pair's files are written in index order from the
-// scratch files, which are then removed.
+// scratch files, which are then removed. A small pair holds its solved
+// levels in memory instead (PairSettings::held_slices_positions): the
+// scratch files' compression and reading back cost more than their
+// resumability is worth there.
 //
 // Under MPI a large pair is solved by a team of processes: each solves one
 // part of every level (a set of men placements closed under the king moves,
@@ -38,6 +41,9 @@ struct PairSettings {
     MemoryBudget memory;
     bool keep_raw = false;
     std::uint64_t parallel_positions = std::uint64_t{1} << 17;
+    // A pair of fewer positions keeps its solved levels in memory, when they
+    // fit, rather than in scratch files (GenerateOptions).
+    std::uint64_t held_slices_positions = 0;
     SolveProgress progress;
     // The processes that solve this pair together, each a part of every
     // level; null (or a team of one): this process alone.
@@ -64,6 +70,7 @@ public:
     // files; returns the stats of each side.
     std::vector<TableStats> build() {
         const auto start = std::chrono::steady_clock::now();
+        if (holds_levels()) held_.resize(std::size_t(level_count_));
         int symbol_bytes = 1;
         try {
             solve_levels<std::uint8_t>();
@@ -85,6 +92,7 @@ public:
         // pair's directory in it.)
         std::error_code left;
         if (part_ == 0) std::filesystem::remove_all(work_, left);
+        held_.clear();
         return out;
     }
 
@@ -140,6 +148,32 @@ private:
     // move stays in its part; the parts are runs of side 0's placements of
     // nearly equal length.
     using PartMap = std::vector<std::vector<std::uint16_t>>;
+
+    std::uint64_t pair_positions() const {
+        std::uint64_t n = 0;
+        for (const auto& index : indexes_) n += index.size();
+        return n;
+    }
+
+    // Whether the solved levels are held in memory rather than written to
+    // scratch files: for a pair solved by this process alone, smaller than
+    // the setting, whose levels (two bytes a position, as in the files) fit
+    // beside its solving, and of which no earlier run left scratch files to
+    // go on from.
+    bool holds_levels() const {
+        if (parts_ > 1 || pair_positions() >= settings_.held_slices_positions) return false;
+        std::error_code error;
+        if (std::filesystem::exists(work_, error) && !std::filesystem::is_empty(work_, error)) return false;
+        return 2 * pair_positions() + solving_bytes(2) <= settings_.memory.solving_bytes();
+    }
+    bool holding() const { return !held_.empty(); }
+
+    // A solved level's reader: from memory or from its file (null when the
+    // level has no positions).
+    LevelFileReader level_reader(int level, const format::TableFile* file) const {
+        if (holding()) return LevelFileReader(std::span<const std::uint16_t>(held_[std::size_t(level)]));
+        return LevelFileReader(file);
+    }
 
     std::uint64_t level_positions(int level) const {
         if (level >= level_count_) return 0;
@@ -209,7 +243,10 @@ private:
         }
         return true;
     }
-    bool level_done(int level) const { return file_done(level_file_path(work_, level), level_positions(level)); }
+    bool level_done(int level) const {
+        if (holding()) return held_[std::size_t(level)].size() == level_positions(level);
+        return file_done(level_file_path(work_, level), level_positions(level));
+    }
 
     // Reads a whole level from its file, or from its parts' files when `map`
     // is not empty; the capture bits too when asked.
@@ -220,12 +257,12 @@ private:
         std::vector<LevelFileReader> readers;
         for (int p = 0; p < parts; ++p) {
             const auto path = map.empty() ? level_file_path(work_, level) : level_part_path(work_, level, p, parts_);
-            if (std::filesystem::exists(path) || map.empty()) {  // a part without positions has no file
+            if (!holding() && (std::filesystem::exists(path) || map.empty())) {  // a part without positions has no file
                 auto file = format::TableFile::open(path, nullptr);
                 if (!file) throw std::runtime_error(file.error().message);
                 files[std::size_t(p)] = std::move(*file);
             }
-            readers.emplace_back(files[std::size_t(p)].get());
+            readers.push_back(level_reader(level, files[std::size_t(p)].get()));
         }
         std::vector<std::uint64_t> at(static_cast<std::size_t>(parts), 0);  // the next position of each file
         for (std::size_t s = 0; s < l.sides.size(); ++s) {
@@ -234,7 +271,7 @@ private:
             if (with_captures) side.captures = Bitmap(side.size());
             for (std::uint64_t i = 0; i < side.size(); ++i) {
                 const std::size_t p = map.empty() ? 0 : map[s][i / side.king_ways];
-                if (!files[p])
+                if (!files[p] && !holding())
                     throw std::runtime_error(level_part_path(work_, level, int(p), parts_).string() + ": missing");
                 const std::uint16_t symbol = readers[p].read(at[p]++);
                 const int v = level_value(symbol);
@@ -247,6 +284,19 @@ private:
         for (int p = 0; p < parts; ++p)
             if (files[std::size_t(p)] && at[std::size_t(p)] != files[std::size_t(p)]->position_count())
                 throw std::runtime_error(level_part_path(work_, level, p, parts_).string() + ": wrong size");
+    }
+
+    // Keeps a solved level: in memory when the pair holds its levels, else
+    // in its scratch file.
+    template <class T>
+    void store_level(int level, const Level<T>& l) {
+        if (!holding()) return write_level(level_file_path(work_, level), l);
+        std::vector<std::uint16_t>& out = held_[std::size_t(level)];
+        out.clear();
+        out.reserve(l.positions());
+        for (const auto& side : l.sides)
+            for (std::uint64_t i = 0; i < side.size(); ++i)
+                out.push_back(level_symbol(decode_value(side.values[i]), side.captures.test(i)));
     }
 
     template <class T>
@@ -346,7 +396,7 @@ private:
         Readers readers;
         // Every failure in a step is known to every process of a team.
         team_step([&] {
-            std::filesystem::create_directories(work_);
+            if (!holding()) std::filesystem::create_directories(work_);
             const std::uint64_t need = solving_bytes(int(sizeof(T)));
             if (need > settings_.memory.solving_bytes())
                 throw std::runtime_error(key_.name() + " needs " + format_bytes(need) +
@@ -377,7 +427,7 @@ private:
             auto here = make_level<T>(level);
             if (here->positions() > 0) {
                 solve(level, *here, above.get(), readers);
-                write_level(level_file_path(work_, level), *here);
+                store_level(level, *here);
             }
             for (auto& side : here->sides) side.captures = Bitmap();
             above = std::move(here);
@@ -394,6 +444,9 @@ private:
     int level_count_ = 0;
     int part_ = 0, parts_ = 1;            // this process's part of each level, and how many parts
     std::vector<std::uint64_t> illegal_;  // per side, over every level
+    // Each level's symbols, as its scratch file would hold them, when the
+    // pair holds its levels in memory (holds_levels()); else empty.
+    std::vector<std::vector<std::uint16_t>> held_;
     double solve_seconds_ = 0;
 };
 

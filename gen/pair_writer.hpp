@@ -1,5 +1,6 @@
-// PairBuilder::write_side: a side's files from the pair's scratch files, in
-// index order (included by pair_builder.hpp).
+// PairBuilder::write_side: a side's files from the pair's solved levels (its
+// scratch files, or the levels held in memory), in index order (included by
+// pair_builder.hpp).
 #pragma once
 
 #include "gen/pair_builder.hpp"
@@ -8,26 +9,27 @@
 namespace dtb {
 
 // Reads one side's exact symbols (level_file.hpp) in index order from the
-// level files: men rank r of the side lies in level level_of(r), at its
-// ordinal among that level's placements.
+// levels: men rank r of the side lies in level level_of(r), at its ordinal
+// among that level's placements.
 template <class V>
 class SideSymbols {
 public:
+    // `levels_read`: a reader of each level, not yet used.
     SideSymbols(const PositionIndex<V>& index, const SideLevels<V>& levels,
-                std::vector<std::unique_ptr<format::TableFile>>& files, std::vector<std::uint64_t> base)
-        : index_(index), levels_(levels), files_(files), base_(std::move(base)) {
+                const std::vector<LevelFileReader>& levels_read, std::vector<std::uint64_t> base)
+        : index_(index), levels_(levels), level_count_(levels_read.size()), base_(std::move(base)) {
         // Each thread reads each level's file in order: one block per level
         // is all it needs, and a slot of its own per level never evicts
         // another level's block (a shared hashed window did, again and again,
         // in pairs whose men ranks alternate between many levels).
-        readers_.reserve(std::size_t(omp_get_max_threads()) * files_.size());
+        readers_.reserve(std::size_t(omp_get_max_threads()) * level_count_);
         for (int t = 0; t < omp_get_max_threads(); ++t)
-            for (const auto& file : files_) readers_.emplace_back(file.get());
+            readers_.insert(readers_.end(), levels_read.begin(), levels_read.end());
     }
 
     // Symbols of positions first .. first + out.size() - 1; from any OpenMP thread.
     void fill(std::uint64_t first, std::span<std::uint16_t> out) {
-        LevelFileReader* reader = &readers_[std::size_t(omp_get_thread_num()) * files_.size()];
+        LevelFileReader* reader = &readers_[std::size_t(omp_get_thread_num()) * level_count_];
         const std::uint64_t k = index_.king_ways();
         std::vector<std::int64_t> ordinal(std::size_t(levels_.levels()), -1);
         std::uint64_t rank = ~std::uint64_t{0}, at = 0;
@@ -50,7 +52,7 @@ public:
 private:
     const PositionIndex<V>& index_;
     const SideLevels<V>& levels_;
-    std::vector<std::unique_ptr<format::TableFile>>& files_;
+    std::size_t level_count_;
     std::vector<std::uint64_t> base_;
 
     std::vector<LevelFileReader> readers_;  // thread t, level l: readers_[t * levels + l]
@@ -60,15 +62,18 @@ template <class V>
 TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     const PositionIndex<V>& index = indexes_[std::size_t(s)];
     std::vector<std::unique_ptr<format::TableFile>> files(static_cast<std::size_t>(level_count_));
+    std::vector<LevelFileReader> levels_read;
     std::vector<std::uint64_t> base(static_cast<std::size_t>(level_count_), 0);
     for (int level = 0; level < level_count_; ++level) {
-        if (level_positions(level) == 0) continue;
-        auto file = format::TableFile::open(level_file_path(work_, level), nullptr);
-        if (!file) throw std::runtime_error(file.error().message);
-        files[std::size_t(level)] = std::move(*file);
+        if (level_positions(level) != 0 && !holding()) {
+            auto file = format::TableFile::open(level_file_path(work_, level), nullptr);
+            if (!file) throw std::runtime_error(file.error().message);
+            files[std::size_t(level)] = std::move(*file);
+        }
+        levels_read.push_back(level_reader(level, files[std::size_t(level)].get()));
         if (s == 1) base[std::size_t(level)] = levels_[0].placements(level) * indexes_[0].king_ways();
     }
-    SideSymbols<V> symbols(index, levels_[std::size_t(s)], files, base);
+    SideSymbols<V> symbols(index, levels_[std::size_t(s)], levels_read, base);
 
     // First pass: what the side holds, and its don't-care positions.
     const std::uint64_t n = index.size();

@@ -74,11 +74,16 @@ std::map<std::string, std::string> table_files(const fs::path& dir) {
     return files;
 }
 
+// Scratch files for every pair's slices: the resumption tests need them.
+constexpr std::uint64_t kSliceFiles = 0;
+
 std::vector<TableStats> generate(VariantId variant, int pieces, const fs::path& dir, int threads,
                                  std::uint64_t parallel_positions,
-                                 std::function<void(const MaterialSignature&, const std::string&)> hook = {}) {
+                                 std::function<void(const MaterialSignature&, const std::string&)> hook = {},
+                                 std::uint64_t held_slices_positions = GenerateOptions{}.held_slices_positions) {
     GenerateOptions o;
     o.keep_raw = true;
+    o.held_slices_positions = held_slices_positions;
     o.stage_hook = std::move(hook);
     o.variant = variant;
     o.max_pieces = pieces;
@@ -147,10 +152,12 @@ TEST(Generate, ResumesAfterAnInterruption) {
     const MaterialSignature victim = *MaterialSignature::parse("MMvMM");
     bool interrupted = false;
     try {
-        generate(VariantId::Russian, 4, dir, 2, kDefaultParallel,
-                 [&](const MaterialSignature& pair, const std::string& stage) {
-                     if (pair == victim && stage.starts_with("slice 3 distance")) throw std::runtime_error("power cut");
-                 });
+        generate(
+            VariantId::Russian, 4, dir, 2, kDefaultParallel,
+            [&](const MaterialSignature& pair, const std::string& stage) {
+                if (pair == victim && stage.starts_with("slice 3 distance")) throw std::runtime_error("power cut");
+            },
+            kSliceFiles);
     } catch (const std::runtime_error& e) {
         interrupted = std::string(e.what()) == "power cut";
     }
@@ -164,10 +171,12 @@ TEST(Generate, ResumesAfterAnInterruption) {
     std::ofstream(dir / "russian-KKvM.wdl.tmp") << "half a table";
     fs::resize_file(work / "level-04.slice", fs::file_size(work / "level-04.slice") / 2);
     std::set<std::string> stages;
-    const auto rebuilt = generate(VariantId::Russian, 4, dir, 2, kDefaultParallel,
-                                  [&](const MaterialSignature& pair, const std::string& stage) {
-                                      if (pair == victim) stages.insert(stage.substr(0, stage.find(' ', 6)));
-                                  });
+    const auto rebuilt = generate(
+        VariantId::Russian, 4, dir, 2, kDefaultParallel,
+        [&](const MaterialSignature& pair, const std::string& stage) {
+            if (pair == victim) stages.insert(stage.substr(0, stage.find(' ', 6)));
+        },
+        kSliceFiles);
     std::set<std::string> names;
     for (const TableStats& s : rebuilt) names.insert(s.signature.name());
     EXPECT_TRUE(names.count("KMvK")) << "manifest rewritten";
@@ -191,21 +200,57 @@ TEST(Generate, ResumesWhileWritingAPairsFiles) {
     generate(VariantId::Russian, 3, fresh.path(), 2, kDefaultParallel);
     const fs::path& dir = resumed.path();
     const MaterialSignature victim = *MaterialSignature::parse("MMvK");
-    EXPECT_THROW(generate(VariantId::Russian, 3, dir, 2, kDefaultParallel,
-                          [&](const MaterialSignature& pair, const std::string& stage) {
-                              if (pair == victim && stage == "compressing KvMM") throw std::runtime_error("power cut");
-                          }),
+    EXPECT_THROW(generate(
+                     VariantId::Russian, 3, dir, 2, kDefaultParallel,
+                     [&](const MaterialSignature& pair, const std::string& stage) {
+                         if (pair == victim && stage == "compressing KvMM") throw std::runtime_error("power cut");
+                     },
+                     kSliceFiles),
                  std::runtime_error);
     ASSERT_TRUE(fs::exists(dir / ".dtb-work" / "russian-MMvK")) << "the solved slices are kept";
     std::set<std::string> stages;
-    generate(VariantId::Russian, 3, dir, 2, kDefaultParallel,
-             [&](const MaterialSignature& pair, const std::string& stage) {
-                 if (pair == victim) stages.insert(stage);
-             });
+    generate(
+        VariantId::Russian, 3, dir, 2, kDefaultParallel,
+        [&](const MaterialSignature& pair, const std::string& stage) {
+            if (pair == victim) stages.insert(stage);
+        },
+        kSliceFiles);
     for (const std::string& stage : stages) EXPECT_TRUE(stage.starts_with("compressing")) << "solved again: " << stage;
     const auto a = table_files(fresh.path()), b = table_files(dir);
     ASSERT_EQ(a.size(), b.size());
     for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs after resuming";
+}
+
+// Small pairs hold their solved slices in memory instead of in scratch
+// files: the same files either way, and no scratch file is written. An
+// interruption in the middle of such a pair leaves nothing of it, and the
+// next run solves it again from the start.
+TEST(Generate, SlicesHeldInMemoryGiveTheSameFiles) {
+    ScratchDir files("slice-files"), held("slices-held");
+    generate(VariantId::Russian, 4, files.path(), 2, kDefaultParallel, {}, kSliceFiles);
+    const MaterialSignature victim = *MaterialSignature::parse("MMvMM");
+    bool interrupted = false, scratch_seen = false;
+    try {
+        generate(VariantId::Russian, 4, held.path(), 2, kDefaultParallel,
+                 [&](const MaterialSignature& pair, const std::string& stage) {
+                     scratch_seen = scratch_seen ||
+                                    fs::exists(held.path() / ".dtb-work" / table_basename(VariantId::Russian, pair));
+                     if (pair == victim && stage.starts_with("slice 3 distance")) throw std::runtime_error("power cut");
+                 });
+    } catch (const std::runtime_error& e) {
+        interrupted = std::string(e.what()) == "power cut";
+    }
+    ASSERT_TRUE(interrupted);
+    EXPECT_FALSE(scratch_seen) << "a small pair wrote scratch files";
+    std::set<std::string> stages;
+    generate(VariantId::Russian, 4, held.path(), 2, kDefaultParallel,
+             [&](const MaterialSignature& pair, const std::string& stage) {
+                 if (pair == victim) stages.insert(stage.substr(0, stage.find(' ', 6)));
+             });
+    EXPECT_TRUE(stages.count("slice 5")) << "the interrupted pair is solved again from its first slice";
+    const auto a = table_files(files.path()), b = table_files(held.path());
+    ASSERT_EQ(a.size(), b.size());
+    for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs with slices held";
 }
 
 TEST(Generate, ADamagedSmallerTableStopsTheRunAndIsNamed) {
