@@ -3,8 +3,10 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -181,36 +183,77 @@ std::vector<MaterialSignature> share_of(VariantId variant, std::vector<MaterialS
     return mine;
 }
 
+// For each of `keys`, the others it leads into (by a capture or a
+// crowning), by their place in `keys`.
+std::vector<std::vector<std::size_t>> needs_among(const std::vector<MaterialSignature>& keys) {
+    std::map<MaterialSignature, std::size_t> place;
+    for (std::size_t i = 0; i < keys.size(); ++i) place[keys[i]] = i;
+    std::vector<std::vector<std::size_t>> needs(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        for (const MaterialSignature& side : {keys[i], keys[i].mirror()})
+            for (const MaterialSignature& child : successor_signatures(side))
+                if (const auto it = place.find(pair_key(child)); it != place.end() && it->second != i)
+                    needs[i].push_back(it->second);
+    return needs;
+}
+
 // Builds `keys` side by side, each whole on one of `threads` threads with a
-// share of the memory; returns their stats in the order of `keys` (the
-// manifests are written as each pair finishes). After a failure no other
-// pair is started; the first failure is rethrown once the pairs in
+// share of the memory. A pair starts once the pairs of `keys` it leads into
+// are done (those outside `keys` must be finished before): the first of
+// `keys` ready is taken, so that no thread waits at the end of a dependency
+// wave while the next wave has work. Returns their stats in the order of
+// `keys` (the manifests are written as each pair finishes). After a failure
+// no other pair is started; the first failure is rethrown once the pairs in
 // progress are done.
 template <class Build>
 std::vector<TableStats> build_side_by_side(const std::vector<MaterialSignature>& keys, int threads,
                                            const MemoryBudget& memory, const Build& build, bool progress) {
     if (keys.empty()) return {};
-    std::vector<std::vector<TableStats>> stats(keys.size());
-    std::vector<std::exception_ptr> failures(keys.size());
-    std::mutex lock;
-    std::atomic<bool> failed{false};
+    const std::size_t n = keys.size();
+    const auto needs = needs_among(keys);
+    std::vector<std::vector<TableStats>> stats(n);
+    std::vector<std::exception_ptr> failures(n);
+    std::vector<bool> started(n, false), done(n, false);
+    std::mutex lock, hook_lock;
+    std::condition_variable changed;
+    bool failed = false;
     std::size_t finished = 0;
-    ProgressLine line(progress, std::to_string(keys.size()) + " pairs side by side");
+    ProgressLine line(progress, std::to_string(n) + " pairs side by side");
     reset_peak_resident_bytes();  // each manifest records the peak of its batch so far
-    const PairRun run{nullptr, memory.shared(threads), false, &lock};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (std::size_t i = 0; i < keys.size(); ++i) {
+    const PairRun run{nullptr, memory.shared(threads), false, &hook_lock};
+#pragma omp parallel num_threads(threads)
+    {
         omp_set_num_threads(1);  // the pair's own loops run on this thread
-        if (failed) continue;
-        try {
-            stats[i] = build(keys[i], run);
-        } catch (...) {
-            failures[i] = std::current_exception();
-            failed = true;
+        std::unique_lock guard(lock);
+        while (!failed) {
+            std::size_t pick = n;
+            bool waiting = false;  // a pair not started, whose needs are not all done
+            for (std::size_t i = 0; i < n && pick == n; ++i) {
+                if (started[i]) continue;
+                if (std::all_of(needs[i].begin(), needs[i].end(), [&](std::size_t j) { return done[j]; }))
+                    pick = i;
+                else
+                    waiting = true;
+            }
+            if (pick == n) {
+                if (!waiting) break;
+                changed.wait(guard);  // a pair in progress will make it ready (the needs have no cycle)
+                continue;
+            }
+            started[pick] = true;
+            guard.unlock();
+            try {
+                stats[pick] = build(keys[pick], run);
+            } catch (...) {
+                failures[pick] = std::current_exception();
+            }
+            guard.lock();
+            failed = failed || failures[pick] != nullptr;
+            done[pick] = true;
+            ++finished;
+            line.update(std::to_string(finished) + " done", 0, 0);
+            changed.notify_all();
         }
-        const std::lock_guard guard(lock);
-        ++finished;
-        line.update(std::to_string(finished) + " done", 0, 0);
     }
     std::vector<TableStats> all;
     for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -268,7 +311,14 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
         throw std::runtime_error("another process of this run failed (its message names the cause)");
     };
     const int threads = omp_get_max_threads();
-    for (const auto& wave : waves_of(todo)) {
+    // Small pairs waiting to be built side by side. A process alone lets
+    // them run on into the following waves (each starts when what it needs
+    // is done); in a team, each wave ends when every process has built its
+    // share of it.
+    std::vector<MaterialSignature> batch;
+    const auto waves = waves_of(todo);
+    for (std::size_t w = 0; w < waves.size(); ++w) {
+        const auto& wave = waves[w];
         // The large pairs first, each by every process together; then the
         // others, each whole by one process.
         std::vector<MaterialSignature> together, alone;
@@ -295,8 +345,14 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
         }
         std::exception_ptr failure;
         try {
+            const auto build_batch = [&] {
+                record(build_side_by_side(batch, threads, memory, build, o.progress));
+                batch.clear();
+            };
+            if (!one_by_one.empty()) build_batch();  // what they may need
             for (const MaterialSignature& key : one_by_one) record(build(key, PairRun{nullptr, memory}));
-            record(build_side_by_side(side_by_side, threads, memory, build, o.progress));
+            batch.insert(batch.end(), side_by_side.begin(), side_by_side.end());
+            if (size > 1 || w + 1 == waves.size()) build_batch();
         } catch (...) {
             failure = std::current_exception();
         }

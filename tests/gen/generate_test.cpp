@@ -253,6 +253,27 @@ TEST(Generate, SlicesHeldInMemoryGiveTheSameFiles) {
     for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs with slices held";
 }
 
+// Pairs side by side start as soon as what they need is done, across the
+// dependency waves: a pair that fails stops the run, no pair that needs it
+// is built, and the next run finishes the set with the same files.
+TEST(Generate, AFailureSideBySideStopsWhatNeedsThePair) {
+    ScratchDir fresh("fresh-side"), dir("failed-side");
+    generate(VariantId::Russian, 4, fresh.path(), 2, kDefaultParallel);
+    const MaterialSignature victim = pair_key(*MaterialSignature::parse("KMvK"));
+    EXPECT_THROW(generate(VariantId::Russian, 4, dir.path(), 2, kDefaultParallel,
+                          [&](const MaterialSignature& pair, const std::string&) {
+                              if (pair == victim) throw std::runtime_error("power cut");
+                          }),
+                 std::runtime_error);
+    EXPECT_FALSE(fs::exists(dir.path() / "russian-KMvK.wdl"));
+    for (const char* needs_it : {"KMvKM", "KKMvK", "KMMvK"})  // a capture or a crowning leads into KMvK
+        EXPECT_FALSE(fs::exists(dir.path() / ("russian-" + std::string(needs_it) + ".wdl"))) << needs_it;
+    generate(VariantId::Russian, 4, dir.path(), 2, kDefaultParallel);
+    const auto a = table_files(fresh.path()), b = table_files(dir.path());
+    ASSERT_EQ(a.size(), b.size());
+    for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs after the failure";
+}
+
 TEST(Generate, ADamagedSmallerTableStopsTheRunAndIsNamed) {
     ScratchDir dir("damaged");
     generate(VariantId::Russian, 2, dir.path(), 1, 0);
