@@ -61,11 +61,11 @@ inline std::filesystem::path level_part_path(const std::filesystem::path& work, 
 // level file is read front to back, so one block per file is all a reader
 // needs), or from memory, where a small pair keeps its levels instead of
 // writing them (PairBuilder).
-class LevelFileReader {
+class LevelReader {
 public:
     // `file` may be null for a level without positions, which is never read.
-    explicit LevelFileReader(const format::TableFile* file) : file_(file) {}
-    explicit LevelFileReader(std::span<const std::uint16_t> held) : file_(nullptr), held_(held) {}
+    explicit LevelReader(const format::TableFile* file) : file_(file) {}
+    explicit LevelReader(std::span<const std::uint16_t> held) : file_(nullptr), held_(held) {}
 
     std::uint16_t read(std::uint64_t index) {
         if (file_ == nullptr) return held_[index];

@@ -170,9 +170,9 @@ private:
 
     // A solved level's reader: from memory or from its file (null when the
     // level has no positions).
-    LevelFileReader level_reader(int level, const format::TableFile* file) const {
-        if (holding()) return LevelFileReader(std::span<const std::uint16_t>(held_[std::size_t(level)]));
-        return LevelFileReader(file);
+    LevelReader level_reader(int level, const format::TableFile* file) const {
+        if (holding()) return LevelReader(std::span<const std::uint16_t>(held_[std::size_t(level)]));
+        return LevelReader(file);
     }
 
     std::uint64_t level_positions(int level) const {
@@ -254,7 +254,7 @@ private:
     void load_level(int level, Level<T>& l, const PartMap& map = {}, bool with_captures = false) const {
         const int parts = map.empty() ? 1 : parts_;
         std::vector<std::unique_ptr<format::TableFile>> files(static_cast<std::size_t>(parts));
-        std::vector<LevelFileReader> readers;
+        std::vector<LevelReader> readers;
         for (int p = 0; p < parts; ++p) {
             const auto path = map.empty() ? level_file_path(work_, level) : level_part_path(work_, level, p, parts_);
             if (!holding() && (std::filesystem::exists(path) || map.empty())) {  // a part without positions has no file
@@ -291,27 +291,29 @@ private:
     template <class T>
     void store_level(int level, const Level<T>& l) {
         if (!holding()) return write_level(level_file_path(work_, level), l);
-        std::vector<std::uint16_t>& out = held_[std::size_t(level)];
-        out.clear();
-        out.reserve(l.positions());
-        for (const auto& side : l.sides)
-            for (std::uint64_t i = 0; i < side.size(); ++i)
-                out.push_back(level_symbol(decode_value(side.values[i]), side.captures.test(i)));
+        std::vector<std::uint16_t>& held = held_[std::size_t(level)];
+        held.resize(l.positions());
+        level_symbols(l, 0, held);
+    }
+
+    // The symbols of a level's positions first, first + 1, ... (side 0's
+    // positions, then side 1's), as its scratch file holds them.
+    template <class T>
+    static void level_symbols(const Level<T>& l, std::uint64_t first, std::span<std::uint16_t> out) {
+        const std::uint64_t first_size = l.sides[0].size();
+        for (std::size_t j = 0; j < out.size(); ++j) {
+            const std::uint64_t i = first + j;
+            const LevelSide<V, T>& side = i < first_size ? l.sides[0] : l.sides[1];
+            const std::uint64_t k = i < first_size ? i : i - first_size;
+            out[j] = level_symbol(decode_value(side.values[k]), side.captures.test(k));
+        }
     }
 
     template <class T>
     void write_level(const std::filesystem::path& path, const Level<T>& l) const {
-        std::vector<const LevelSide<V, T>*> sides;
-        for (const auto& s : l.sides) sides.push_back(&s);
-        const std::uint64_t first_size = sides[0]->size();
         format::write_table(path, level_description(settings_.variant, key_, PositionIndex<V>::kVersion), l.positions(),
                             format::SymbolSource<std::uint16_t>([&](std::uint64_t first, std::span<std::uint16_t> out) {
-                                for (std::size_t j = 0; j < out.size(); ++j) {
-                                    const std::uint64_t i = first + j;
-                                    const LevelSide<V, T>& side = i < first_size ? *sides[0] : *sides[1];
-                                    const std::uint64_t k = i < first_size ? i : i - first_size;
-                                    out[j] = level_symbol(decode_value(side.values[k]), side.captures.test(k));
-                                }
+                                level_symbols(l, first, out);
                             }),
                             {}, level_writer_options());
     }

@@ -15,8 +15,8 @@ template <class V>
 class SideSymbols {
 public:
     // `levels_read`: a reader of each level, not yet used.
-    SideSymbols(const PositionIndex<V>& index, const SideLevels<V>& levels,
-                const std::vector<LevelFileReader>& levels_read, std::vector<std::uint64_t> base)
+    SideSymbols(const PositionIndex<V>& index, const SideLevels<V>& levels, const std::vector<LevelReader>& levels_read,
+                std::vector<std::uint64_t> base)
         : index_(index), levels_(levels), level_count_(levels_read.size()), base_(std::move(base)) {
         // Each thread reads each level's file in order: one block per level
         // is all it needs, and a slot of its own per level never evicts
@@ -29,7 +29,7 @@ public:
 
     // Symbols of positions first .. first + out.size() - 1; from any OpenMP thread.
     void fill(std::uint64_t first, std::span<std::uint16_t> out) {
-        LevelFileReader* reader = &readers_[std::size_t(omp_get_thread_num()) * level_count_];
+        LevelReader* reader = &readers_[std::size_t(omp_get_thread_num()) * level_count_];
         const std::uint64_t k = index_.king_ways();
         std::vector<std::int64_t> ordinal(std::size_t(levels_.levels()), -1);
         std::uint64_t rank = ~std::uint64_t{0}, at = 0;
@@ -55,14 +55,14 @@ private:
     std::size_t level_count_;
     std::vector<std::uint64_t> base_;
 
-    std::vector<LevelFileReader> readers_;  // thread t, level l: readers_[t * levels + l]
+    std::vector<LevelReader> readers_;  // thread t, level l: readers_[t * levels + l]
 };
 
 template <class V>
 TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     const PositionIndex<V>& index = indexes_[std::size_t(s)];
     std::vector<std::unique_ptr<format::TableFile>> files(static_cast<std::size_t>(level_count_));
-    std::vector<LevelFileReader> levels_read;
+    std::vector<LevelReader> levels_read;
     std::vector<std::uint64_t> base(static_cast<std::size_t>(level_count_), 0);
     for (int level = 0; level < level_count_; ++level) {
         if (level_positions(level) != 0 && !holding()) {
