@@ -14,6 +14,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "format/atomic_file.hpp"
 #include "gen/cluster.hpp"
@@ -196,20 +197,51 @@ std::vector<std::vector<std::size_t>> needs_among(const std::vector<MaterialSign
     return needs;
 }
 
-// Builds `keys` side by side, each whole on one of `threads` threads with a
-// share of the memory. A pair starts once the pairs of `keys` it leads into
-// are done (those outside `keys` must be finished before): the first of
-// `keys` ready is taken, so that no thread waits at the end of a dependency
-// wave while the next wave has work. Returns their stats in the order of
-// `keys` (the manifests are written as each pair finishes). After a failure
-// no other pair is started; the first failure is rethrown once the pairs in
-// progress are done.
+// For each of `keys`, the positions of the longest chain of pairs that
+// starts with it and goes through the pairs that lead into it: what must
+// still be solved one after another once it is done, counted in positions.
+std::vector<std::uint64_t> chains_of(const std::vector<std::vector<std::size_t>>& needs,
+                                     const std::vector<std::uint64_t>& positions) {
+    const std::size_t n = needs.size();
+    std::vector<std::vector<std::size_t>> needed_by(n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (const std::size_t j : needs[i]) needed_by[j].push_back(i);
+    std::vector<std::uint64_t> chain(n, 0);
+    std::vector<bool> known(n, false);
+    const auto length = [&](const auto& self, std::size_t i) -> std::uint64_t {  // the needs have no cycle
+        if (!known[i]) {
+            std::uint64_t longest = 0;
+            for (const std::size_t k : needed_by[i]) longest = std::max(longest, self(self, k));
+            chain[i] = positions[i] + longest;
+            known[i] = true;
+        }
+        return chain[i];
+    };
+    for (std::size_t i = 0; i < n; ++i) length(length, i);
+    return chain;
+}
+
+// Builds `keys` (of `positions` each) side by side on `threads` threads,
+// each with as many shares of the memory as threads it runs on. A pair
+// starts once the pairs of `keys` it leads into are done (those outside
+// `keys` must be finished before). Of the pairs ready, the one at the head
+// of the longest chain still to solve goes first: started late, such a
+// chain leaves the other threads idle at the end. A pair runs on one thread
+// while pairs enough are ready for every free thread; when fewer are, each
+// takes an equal part of the free threads (its own loops run on them), so
+// that the threads do not idle while a chain of pairs is solved one after
+// another. Returns their stats in the order of `keys` (the manifests are
+// written as each pair finishes). After a failure no other pair is
+// started; the first failure is rethrown once the pairs in progress are
+// done.
 template <class Build>
-std::vector<TableStats> build_side_by_side(const std::vector<MaterialSignature>& keys, int threads,
+std::vector<TableStats> build_side_by_side(const std::vector<MaterialSignature>& keys,
+                                           const std::vector<std::uint64_t>& positions, int threads,
                                            const MemoryBudget& memory, const Build& build, bool progress) {
     if (keys.empty()) return {};
     const std::size_t n = keys.size();
     const auto needs = needs_among(keys);
+    const auto chain = chains_of(needs, positions);
     std::vector<std::vector<TableStats>> stats(n);
     std::vector<std::exception_ptr> failures(n);
     std::vector<bool> started(n, false), done(n, false);
@@ -217,42 +249,53 @@ std::vector<TableStats> build_side_by_side(const std::vector<MaterialSignature>&
     std::condition_variable changed;
     bool failed = false;
     std::size_t finished = 0;
+    int free_threads = threads;
     ProgressLine line(progress, std::to_string(n) + " pairs side by side");
     reset_peak_resident_bytes();  // each manifest records the peak of its batch so far
-    const PairRun run{nullptr, memory.shared(threads), false, &hook_lock};
-#pragma omp parallel num_threads(threads)
-    {
-        omp_set_num_threads(1);  // the pair's own loops run on this thread
+    // Plain threads, not an OpenMP team: each is then the master of its
+    // pair's own OpenMP team, which the runtime keeps from one pair to the
+    // next (the teams of a nested region are started afresh every time).
+    const auto work = [&] {
         std::unique_lock guard(lock);
         while (!failed) {
-            std::size_t pick = n;
+            std::size_t pick = n, ready = 0;
             bool waiting = false;  // a pair not started, whose needs are not all done
-            for (std::size_t i = 0; i < n && pick == n; ++i) {
+            for (std::size_t i = 0; i < n; ++i) {
                 if (started[i]) continue;
-                if (std::all_of(needs[i].begin(), needs[i].end(), [&](std::size_t j) { return done[j]; }))
-                    pick = i;
-                else
+                if (std::all_of(needs[i].begin(), needs[i].end(), [&](std::size_t j) { return done[j]; })) {
+                    ++ready;
+                    if (pick == n || chain[i] > chain[pick]) pick = i;
+                } else {
                     waiting = true;
+                }
             }
-            if (pick == n) {
-                if (!waiting) break;
-                changed.wait(guard);  // a pair in progress will make it ready (the needs have no cycle)
+            if (pick == n && !waiting) break;
+            if (pick == n || free_threads == 0) {
+                changed.wait(guard);  // a pair in progress will make one ready, or free its threads
                 continue;
             }
+            const int share = ready >= std::size_t(free_threads) ? 1 : free_threads / int(ready);
+            free_threads -= share;
             started[pick] = true;
             guard.unlock();
+            omp_set_num_threads(share);
             try {
-                stats[pick] = build(keys[pick], run);
+                stats[pick] = build(keys[pick], PairRun{nullptr, memory.shared(threads, share), false, &hook_lock});
             } catch (...) {
                 failures[pick] = std::current_exception();
             }
             guard.lock();
+            free_threads += share;
             failed = failed || failures[pick] != nullptr;
             done[pick] = true;
             ++finished;
             line.update(std::to_string(finished) + " done", 0, 0);
             changed.notify_all();
         }
+    };
+    {
+        std::vector<std::jthread> workers;
+        for (int t = 0; t < threads; ++t) workers.emplace_back(work);
     }
     std::vector<TableStats> all;
     for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -333,19 +376,18 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
             stop_together(failure);
         }
         // Of this process's pairs, the large ones with every thread, then
-        // the small ones side by side (largest first: share_of's order).
+        // the small ones side by side (build_side_by_side decides their
+        // order and how many threads each takes).
         std::vector<MaterialSignature> one_by_one, side_by_side;
         for (const MaterialSignature& key : share_of(o.variant, alone, rank, size))
             (threads > 1 && pair_positions(o.variant, key) < o.side_by_side_positions ? side_by_side : one_by_one)
                 .push_back(key);
-        if (side_by_side.size() == 1) {  // alone, it may as well have every thread
-            one_by_one.push_back(side_by_side.front());
-            side_by_side.clear();
-        }
         std::exception_ptr failure;
         try {
             const auto build_batch = [&] {
-                record(build_side_by_side(batch, threads, memory, build, o.progress));
+                std::vector<std::uint64_t> positions;
+                for (const MaterialSignature& key : batch) positions.push_back(pair_positions(o.variant, key));
+                record(build_side_by_side(batch, positions, threads, memory, build, o.progress));
                 batch.clear();
             };
             if (!one_by_one.empty()) build_batch();  // what they may need

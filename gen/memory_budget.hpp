@@ -78,12 +78,14 @@ class MemoryBudget {
 public:
     explicit MemoryBudget(std::uint64_t total = default_memory_bytes()) : total_(total) {}
 
-    // The share of one of `ways` pairs built side by side, one per thread:
-    // each gets that part of the windows and of the solving memory (the
-    // reserve is the process's, held once).
-    MemoryBudget shared(int ways) const {
+    // The share of a pair built side by side with others, when the memory
+    // is cut into `ways` equal parts (one per thread) and the pair takes
+    // `parts` of them (one per thread it runs on): that part of the windows
+    // and of the solving memory (the reserve is the process's, held once).
+    MemoryBudget shared(int ways, int parts = 1) const {
         MemoryBudget b = *this;
         b.ways_ = std::uint64_t(std::max(1, ways));
+        b.parts_ = std::min(b.ways_, std::uint64_t(std::max(1, parts)));
         return b;
     }
 
@@ -91,17 +93,19 @@ public:
     // Held back for the process itself and the file writer's buffers.
     std::uint64_t reserve() const { return std::min<std::uint64_t>(total_ / 8, std::uint64_t{192} << 20) + (64 << 20); }
     // The windows of all threads together on the smaller tables.
-    std::uint64_t windows() const { return all_windows() / ways_; }
+    std::uint64_t windows() const { return all_windows() / ways_ * parts_; }
     std::size_t window_bytes(int threads) const { return std::size_t(windows() / std::uint64_t(std::max(1, threads))); }
     // What the slices being solved may take.
     std::uint64_t solving_bytes() const {
-        return (total_ > reserve() + all_windows() ? total_ - reserve() - all_windows() : 0) / ways_;
+        return (total_ > reserve() + all_windows() ? total_ - reserve() - all_windows() : 0) / ways_ * parts_;
     }
 
     std::string describe() const {
         std::string text = "the memory limit is " + format_bytes(total_) + ", of which " +
                            format_bytes(solving_bytes()) + " for solving";
-        if (ways_ > 1) text += " this pair (one of " + std::to_string(ways_) + " built side by side)";
+        if (ways_ > 1)
+            text += " this pair (" + std::to_string(parts_) + " of " + std::to_string(ways_) +
+                    " shares, beside other pairs)";
         return text;
     }
 
@@ -110,6 +114,7 @@ private:
 
     std::uint64_t total_;
     std::uint64_t ways_ = 1;
+    std::uint64_t parts_ = 1;
 };
 
 }  // namespace dtb

@@ -4,12 +4,14 @@
 #include "gen/generate.hpp"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -63,7 +65,20 @@ TEST(MemoryBudget, PairsSideBySideShareTheLimit) {
         EXPECT_LE(share.windows() * std::uint64_t(ways), whole.windows());
         EXPECT_LE(whole.reserve() + std::uint64_t(ways) * (share.windows() + share.solving_bytes()), whole.total());
     }
-    EXPECT_NE(whole.shared(3).describe().find("one of 3 built side by side"), std::string::npos);
+    EXPECT_NE(whole.shared(3).describe().find("1 of 3 shares"), std::string::npos);
+    // A pair that runs on several of the threads takes as many shares; the
+    // pairs running at once never hold more than all the shares.
+    const int ways = 16;
+    std::uint64_t solving = 0, windows = 0;
+    for (int parts : {4, 8, 1, 3}) {
+        const MemoryBudget share = whole.shared(ways, parts);
+        EXPECT_GE(share.solving_bytes(), whole.shared(ways).solving_bytes() * std::uint64_t(parts));
+        solving += share.solving_bytes();
+        windows += share.windows();
+    }
+    EXPECT_LE(solving, whole.solving_bytes());
+    EXPECT_LE(whole.reserve() + solving + windows, whole.total());
+    EXPECT_EQ(whole.shared(4, 9).solving_bytes(), whole.shared(4, 4).solving_bytes());  // never more than the whole
 }
 
 // Every table file of a directory (manifests aside: they record seconds).
@@ -110,6 +125,32 @@ TEST(Generate, ThreadCountDoesNotChangeABit) {
             for (const auto& [name, bytes] : a) EXPECT_TRUE(other.at(name) == bytes) << name << " differs";
         }
     }
+}
+
+// Pairs side by side: while fewer are ready than threads are free, the idle
+// threads join them (a pair's loops then run on several threads); the
+// files are the same.
+TEST(Generate, IdleThreadsJoinThePairsSideBySide) {
+    ScratchDir one("one"), four("four");
+    generate(VariantId::Russian, 3, one.path(), 1, 0);
+    std::mutex lock;
+    std::map<std::string, int> threads_of;
+    generate(VariantId::Russian, 3, four.path(), 4, kDefaultParallel,
+             [&](const MaterialSignature& pair, const std::string&) {
+                 const int threads = omp_get_max_threads();
+                 std::lock_guard guard(lock);
+                 threads_of[pair.name()] = std::max(threads_of[pair.name()], threads);
+             });
+    ASSERT_GT(threads_of.size(), 5u);
+    int most = 0;
+    for (const auto& [pair, threads] : threads_of) {
+        EXPECT_LE(threads, 4) << pair;
+        most = std::max(most, threads);
+    }
+    EXPECT_GT(most, 1) << "no pair was joined by the idle threads";
+    const auto a = table_files(one.path()), b = table_files(four.path());
+    ASSERT_EQ(a.size(), b.size());
+    for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs";
 }
 
 // Every file of a table records its longest win and loss (format version
