@@ -232,8 +232,9 @@ void add_gen_commands(CLI::App& app) {
         ->capture_default_str();
     gen->add_option("--side-by-side-below", o->side_by_side_below,
                     "With more than one thread: the pairs of fewer positions than this that do not depend on\n"
-                    "each other are built side by side, each whole on one thread (their slices are too small to\n"
-                    "share well); larger pairs one after another with every thread. 0: none side by side")
+                    "each other are built side by side, each on one thread while enough are ready for every\n"
+                    "thread, else on a part of the idle ones (their slices are too small to share well between\n"
+                    "many); larger pairs one after another with every thread. 0: none side by side")
         ->capture_default_str();
     gen->add_option("--hold-slices-below", o->hold_slices_below,
                     "A pair of fewer positions than this keeps its solved slices in memory (when they fit\n"
