@@ -89,6 +89,16 @@ std::map<std::string, std::string> table_files(const fs::path& dir) {
     return files;
 }
 
+// The table files of `actual` are those of `expected`, byte for byte.
+void expect_same_table_files(const fs::path& expected, const fs::path& actual, const std::string& when) {
+    const auto a = table_files(expected), b = table_files(actual);
+    ASSERT_EQ(a.size(), b.size()) << when;
+    for (const auto& [name, bytes] : a) {
+        const auto it = b.find(name);
+        EXPECT_TRUE(it != b.end() && it->second == bytes) << name << " differs " << when;
+    }
+}
+
 // Scratch files for every pair's slices: the resumption tests need them.
 constexpr std::uint64_t kSliceFiles = 0;
 
@@ -118,12 +128,9 @@ TEST(Generate, ThreadCountDoesNotChangeABit) {
         generate(variant, 3, one.path(), 1, 0);
         generate(variant, 3, two.path(), 2, 0);                  // every loop in parallel, however small
         generate(variant, 3, side.path(), 2, kDefaultParallel);  // small pairs side by side, one per thread
-        const auto a = table_files(one.path());
-        ASSERT_GT(a.size(), 10u);
-        for (const auto& other : {table_files(two.path()), table_files(side.path())}) {
-            ASSERT_EQ(a.size(), other.size());
-            for (const auto& [name, bytes] : a) EXPECT_TRUE(other.at(name) == bytes) << name << " differs";
-        }
+        ASSERT_GT(table_files(one.path()).size(), 10u);
+        expect_same_table_files(one.path(), two.path(), "with every loop in parallel");
+        expect_same_table_files(one.path(), side.path(), "with pairs side by side");
     }
 }
 
@@ -148,9 +155,7 @@ TEST(Generate, IdleThreadsJoinThePairsSideBySide) {
         most = std::max(most, threads);
     }
     EXPECT_GT(most, 1) << "no pair was joined by the idle threads";
-    const auto a = table_files(one.path()), b = table_files(four.path());
-    ASSERT_EQ(a.size(), b.size());
-    for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs";
+    expect_same_table_files(one.path(), four.path(), "with idle threads joining");
 }
 
 // Every file of a table records its longest win and loss (format version
@@ -227,9 +232,7 @@ TEST(Generate, ResumesAfterAnInterruption) {
     EXPECT_TRUE(stages.count("slice 4")) << "a damaged scratch file is made again";
     EXPECT_FALSE(fs::exists(work)) << "scratch files are removed when the pair is done";
     fs::remove(dir / "russian-KKvM.wdl.tmp");
-    const auto a = table_files(fresh.path()), b = table_files(dir);
-    ASSERT_EQ(a.size(), b.size());
-    for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs after resuming";
+    expect_same_table_files(fresh.path(), dir, "after resuming");
     // And a second run finds nothing to do.
     EXPECT_TRUE(generate(VariantId::Russian, 4, dir, 2, kDefaultParallel).empty());
 }
@@ -257,9 +260,7 @@ TEST(Generate, ResumesWhileWritingAPairsFiles) {
         },
         kSliceFiles);
     for (const std::string& stage : stages) EXPECT_TRUE(stage.starts_with("compressing")) << "solved again: " << stage;
-    const auto a = table_files(fresh.path()), b = table_files(dir);
-    ASSERT_EQ(a.size(), b.size());
-    for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs after resuming";
+    expect_same_table_files(fresh.path(), dir, "after resuming");
 }
 
 // Small pairs hold their solved slices in memory instead of in scratch
@@ -289,9 +290,7 @@ TEST(Generate, SlicesHeldInMemoryGiveTheSameFiles) {
                  if (pair == victim) stages.insert(stage.substr(0, stage.find(' ', 6)));
              });
     EXPECT_TRUE(stages.count("slice 5")) << "the interrupted pair is solved again from its first slice";
-    const auto a = table_files(files.path()), b = table_files(held.path());
-    ASSERT_EQ(a.size(), b.size());
-    for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs with slices held";
+    expect_same_table_files(files.path(), held.path(), "with slices held");
 }
 
 // Pairs side by side start as soon as what they need is done, across the
@@ -310,9 +309,7 @@ TEST(Generate, AFailureSideBySideStopsWhatNeedsThePair) {
     for (const char* needs_it : {"KMvKM", "KKMvK", "KMMvK"})  // a capture or a crowning leads into KMvK
         EXPECT_FALSE(fs::exists(dir.path() / ("russian-" + std::string(needs_it) + ".wdl"))) << needs_it;
     generate(VariantId::Russian, 4, dir.path(), 2, kDefaultParallel);
-    const auto a = table_files(fresh.path()), b = table_files(dir.path());
-    ASSERT_EQ(a.size(), b.size());
-    for (const auto& [name, bytes] : a) EXPECT_TRUE(b.at(name) == bytes) << name << " differs after the failure";
+    expect_same_table_files(fresh.path(), dir.path(), "after the failure");
 }
 
 TEST(Generate, ADamagedSmallerTableStopsTheRunAndIsNamed) {
