@@ -2,17 +2,17 @@
 # Generation on a machine with many cores: the speed-up of threads and of
 # MPI processes (BENCHMARKS.md, issue 10, point 7).
 #   scripts/bench-cores.sh DTB VARIANT PIECES PAIR DIR THREADS NP [COUNTS]
-# e.g. scripts/bench-cores.sh build/bin/dtb russian 6 KMvKKMM /tmp/cores 16 4 "1 2 4 8 16"
+# e.g. scripts/bench-cores.sh build/bin/dtb russian 6 KMvKKMM /tmp/cores 16 4 "2 4 8 16"
 #  1. every table up to PIECES, one process with THREADS threads (DIR/threads);
 #  2. the same set with mpirun -np NP, THREADS/NP threads each (DIR/mpi),
 #     every .wdl/.dtw compared byte for byte with step 1's;
-#  3. PAIR alone, its smaller tables taken from step 1, with each number of
-#     threads in COUNTS (default "1 THREADS").
+#  3. PAIR alone, its smaller tables taken from step 1, with one thread and
+#     each number of threads in COUNTS (default THREADS): bench-gen.sh --scaling.
 # DTB must be built with MPI for step 2 (mpirun from PATH). Wall time from
 # the clock, CPU time and peak memory of the processes from getrusage.
 set -euo pipefail
 [ $# -ge 7 ] || { sed -n 2,12p "$0" >&2; exit 2; }
-dtb=$(realpath "$1") variant=$2 pieces=$3 pair=$4 dir=$5 threads=$6 np=$7 counts=${8:-"1 $6"}
+dtb=$(realpath "$1") variant=$2 pieces=$3 pair=$4 dir=$(realpath -m "$5") threads=$6 np=$7 counts=${8:-$6}
 mkdir -p "$dir"
 
 measure() {  # label, command...: prints wall, CPU, peak RSS of the largest process
@@ -49,15 +49,4 @@ for f in "$dir"/threads/*.wdl "$dir"/threads/*.dtw; do
 done
 echo "byte-identical with one process: $same of $(ls "$dir"/threads/*.wdl "$dir"/threads/*.dtw | wc -l) files"
 
-mirror=${pair#*v}v${pair%%v*}
-for t in $counts; do
-  work=$dir/pair-$t
-  rm -rf "$work"; mkdir -p "$work"
-  for f in "$dir"/threads/*; do ln -s "$(realpath "$f")" "$work/"; done
-  rm -f "$work/$variant-$pair".* "$work/$variant-$mirror".*
-  measure "$pair alone, $t threads" "$dtb" gen --variant "$variant" --only "$pair" --dir "$work" --threads "$t"
-  base=$work/$variant-$pair.json
-  [ -e "$base" ] || base=$work/$variant-$mirror.json
-  echo "  solve $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['seconds'])" "$base") s"
-  rm -rf "$work"
-done
+DTB=$dtb "$(dirname "$0")/bench-gen.sh" --scaling "$variant" "$pair" "$dir/threads" "$counts"

@@ -10,10 +10,12 @@
 # Then, for the speed-up from 1 to T threads on one pair whose smaller
 # tables are already in DIR:
 #   scripts/bench-gen.sh --scaling VARIANT SIGNATURE DIR T
-# Needs a Release build in build/. The figures it prints go to BENCHMARKS.md.
+# (T may be a list, "2 4 8 16": then with each of them after one thread.)
+# Needs a Release build in build/, or the dtb named by DTB=. The figures it
+# prints go to BENCHMARKS.md.
 set -euo pipefail
+dtb=$(realpath "${DTB:-$(dirname "$0")/../build/bin/dtb}")
 cd "$(dirname "$0")/.."
-dtb=build/bin/dtb
 [ -x "$dtb" ] || { echo "build dtb first (cmake -S . -B build && cmake --build build)" >&2; exit 2; }
 
 summary() {  # dir
@@ -29,10 +31,12 @@ def per_position(r):
     return r["peak_rss_bytes"] / r["positions_in_flight"]
 largest = max(r["positions_in_flight"] for r in rows)
 biggest = max((r for r in rows if r["positions_in_flight"] == largest), key=per_position)
-worst = max((r for r in rows if r["positions_in_flight"] >= 1e7), key=per_position)
+worst = max((r for r in rows if r["positions_in_flight"] >= 1e7), key=per_position, default=None)
 print(f"tables: {len(rows)}   positions: {positions:.4g} (each counted once: side to move normalised;"
       f" {2 * positions:.4g} counting both colours)")
 for what, r in (("largest pair in flight", biggest), ("most per position (pairs of 1e7 or more)", worst)):
+    if r is None:  # a small set has no pair of 1e7 positions
+        continue
     print(f"{what}: {r['signature']} {r['positions_in_flight']:.4g} positions, peak {r['peak_rss_bytes'] / 2**20:.0f} MiB"
           f" = {per_position(r):.2f} bytes per position in flight")
 print(f"compressed: WDL {wdl * 8 / positions:.3f} bits/position ({wdl / 2**20:.1f} MiB),"
@@ -42,7 +46,7 @@ PY
 
 if [ "${1:-}" = "--scaling" ]; then
   variant=$2 sig=$3 dir=$4 threads=$5
-  for t in 1 "$threads"; do
+  for t in 1 $threads; do
     work=$(mktemp -d)
     # Every finished table but the pair's.
     for f in "$dir"/*; do ln -s "$(realpath "$f")" "$work/"; done
