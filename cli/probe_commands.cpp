@@ -157,7 +157,7 @@ double bits_per_position(std::uint64_t bytes, std::uint64_t positions) {
     return positions == 0 ? 0.0 : 8.0 * double(bytes) / double(positions);
 }
 
-std::string metric_name(format::Metric m) { return m == format::Metric::wdl ? "wdl" : "dtw"; }
+std::string metric_name(compress::Metric m) { return m == compress::Metric::wdl ? "wdl" : "dtw"; }
 
 Json inventory_json(const InfoOptions& o, const probe::TableInventory& inventory) {
     Json list = Json::array();

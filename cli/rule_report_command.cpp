@@ -55,11 +55,11 @@ void run(const RuleReportOptions& o) {
     if (!tb) throw std::runtime_error(tb.error().message);
     // Every WDL table the report reads, before the long solve.
     for (const MaterialSignature& sig : all_signatures(V::id, o.pieces))
-        if (auto t = (*tb)->table(V::id, sig, format::Metric::wdl); !t) throw std::runtime_error(t.error().message);
+        if (auto t = (*tb)->table(V::id, sig, compress::Metric::wdl); !t) throw std::runtime_error(t.error().message);
     // The .dtc tables when every one is there (dtb gen --dtc), else a solve in memory.
     bool files = true;
     for (const MaterialSignature& sig : all_signatures(V::id, o.pieces))
-        files = files && bool((*tb)->table(V::id, sig, format::Metric::dtc));
+        files = files && bool((*tb)->table(V::id, sig, compress::Metric::dtc));
     std::vector<RuleReportRow> rows;
     if (files) {
         std::cerr << "reading the values under the counts from the .dtc tables in " << o.dir << "...\n";

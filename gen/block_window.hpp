@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "format/table_file.hpp"
+#include "compress/table_file.hpp"
 
 namespace dtb {
 
@@ -25,32 +25,32 @@ public:
 
     // The symbol stored for `index` in `file`. Throws std::runtime_error
     // naming the file when its block fails its checks.
-    std::uint16_t read(const format::TableFile& file, std::uint64_t index) {
+    std::uint16_t read(const compress::TableFile& file, std::uint64_t index) {
         const unsigned shift = file.block_shift();
         const std::uint64_t block = index >> shift;
         Slot& slot = slots_[slot_of(&file, block)];
         if (slot.file != &file || slot.block != block) load(slot, file, block);
-        return format::decode_symbol(slot.data.data(), slot.positions,
-                                     std::uint32_t(index & ((std::uint64_t{1} << shift) - 1)),
-                                     file.header().symbol_bits);
+        return compress::decode_symbol(slot.data.data(), slot.positions,
+                                       std::uint32_t(index & ((std::uint64_t{1} << shift) - 1)),
+                                       file.header().symbol_bits);
     }
 
 private:
     struct Slot {
-        const format::TableFile* file = nullptr;
+        const compress::TableFile* file = nullptr;
         std::uint64_t block = 0;
         std::uint32_t positions = 0;
         std::vector<std::uint8_t> data;
     };
 
-    std::size_t slot_of(const format::TableFile* file, std::uint64_t block) const {
+    std::size_t slot_of(const compress::TableFile* file, std::uint64_t block) const {
         std::uint64_t h =
             reinterpret_cast<std::uintptr_t>(file) * 0x9E3779B97F4A7C15ULL ^ block * 0xC2B2AE3D27D4EB4FULL;
         h ^= h >> 29;
         return std::size_t(h & (slots_.size() - 1));
     }
 
-    void load(Slot& slot, const format::TableFile& file, std::uint64_t block) {
+    void load(Slot& slot, const compress::TableFile& file, std::uint64_t block) {
         auto data = file.read_block(block);
         if (!data) throw std::runtime_error(data.error().message);
         slot.file = &file;

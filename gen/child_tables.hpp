@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "format/table_file.hpp"
+#include "compress/table_file.hpp"
 #include "gen/block_window.hpp"
 #include "rules/movegen.hpp"
 #include "tables/position_index.hpp"
@@ -36,16 +36,16 @@ public:
     ChildTables(const std::filesystem::path& dir, VariantId variant, const std::vector<MaterialSignature>& signatures) {
         slot_of_.fill(-1);
         for (const MaterialSignature& sig : signatures) {
-            Entry e{sig, PositionIndex<V>(sig), open(dir, variant, sig, format::Metric::wdl),
-                    open(dir, variant, sig, format::Metric::dtw)};
+            Entry e{sig, PositionIndex<V>(sig), open(dir, variant, sig, compress::Metric::wdl),
+                    open(dir, variant, sig, compress::Metric::dtw)};
             slot_of_[key(sig)] = int(entries_.size());
             entries_.push_back(std::move(e));
         }
     }
 
     // The WDL and DTW files of a table, for checking them whole.
-    const format::TableFile& wdl_file(const MaterialSignature& sig) const { return *find(sig).wdl; }
-    const format::TableFile& dtw_file(const MaterialSignature& sig) const { return *find(sig).dtw; }
+    const compress::TableFile& wdl_file(const MaterialSignature& sig) const { return *find(sig).wdl; }
+    const compress::TableFile& dtw_file(const MaterialSignature& sig) const { return *find(sig).dtw; }
 
     // One thread's access: values through its own window of blocks.
     class Reader {
@@ -109,7 +109,7 @@ private:
     struct Entry {
         MaterialSignature sig;
         PositionIndex<V> index;
-        std::unique_ptr<format::TableFile> wdl, dtw;
+        std::unique_ptr<compress::TableFile> wdl, dtw;
     };
 
     // Signatures have at most 15 pieces of a kind on a side here: four
@@ -125,13 +125,13 @@ private:
         return entries_[std::size_t(slot)];
     }
 
-    static std::unique_ptr<format::TableFile> open(const std::filesystem::path& dir, VariantId variant,
-                                                   const MaterialSignature& sig, format::Metric metric) {
+    static std::unique_ptr<compress::TableFile> open(const std::filesystem::path& dir, VariantId variant,
+                                                     const MaterialSignature& sig, compress::Metric metric) {
         const auto path = dir / table_file_name(variant, sig, metric);
         if (!std::filesystem::exists(path)) throw std::runtime_error("table " + path.string() + " is missing");
-        auto file = format::TableFile::open(path, nullptr);
+        auto file = compress::TableFile::open(path, nullptr);
         if (!file) throw std::runtime_error(file.error().message);
-        const format::Header& h = (*file)->header();
+        const compress::Header& h = (*file)->header();
         std::string wrong;
         if (h.table.metric != metric) wrong = "another metric";
         if (variant_from_file(h.table.variant) != variant) wrong = "another variant";

@@ -37,7 +37,7 @@ std::vector<VerifyReport> verify(const std::filesystem::path& dir, std::ostream&
     std::set<MaterialSignature> present;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         const auto name = parse_table_file_name(entry.path().filename().string());
-        if (name && name->variant == V::id && name->metric == format::Metric::dtc) present.insert(name->signature);
+        if (name && name->variant == V::id && name->metric == compress::Metric::dtc) present.insert(name->signature);
     }
     std::set<MaterialSignature> keys;
     for (const MaterialSignature& s : present)
@@ -50,13 +50,13 @@ std::vector<VerifyReport> verify(const std::filesystem::path& dir, std::ostream&
         std::vector<MaterialSignature> sides{key};
         if (!key.is_symmetric()) sides.push_back(key.mirror());
         std::vector<VerifyReport> pair;
-        std::vector<format::WholeTable> stored;
+        std::vector<compress::WholeTable> stored;
         for (const MaterialSignature& s : sides) {
             VerifyReport r;
             r.signature = s;
-            auto whole = format::read_whole_table(dir / table_file_name(V::id, s, format::Metric::dtc));
+            auto whole = compress::read_whole_table(dir / table_file_name(V::id, s, compress::Metric::dtc));
             if (!whole) r.damaged.push_back(whole.error().message);
-            stored.push_back(whole ? std::move(*whole) : format::WholeTable{});
+            stored.push_back(whole ? std::move(*whole) : compress::WholeTable{});
             pair.push_back(std::move(r));
         }
         bool damaged = false;
@@ -77,9 +77,9 @@ std::vector<VerifyReport> verify(const std::filesystem::path& dir, std::ostream&
         }
         if (solved) {
             for (std::size_t k = 0; k < sides.size(); ++k) {
-                format::TableDescription d;
+                compress::TableDescription d;
                 const std::vector<std::uint16_t> want = solver.symbols(sides[k], d);
-                const format::WholeTable& w = stored[k];
+                const compress::WholeTable& w = stored[k];
                 VerifyReport& r = pair[k];
                 r.positions = want.size();
                 if (w.header.position_count != want.size()) {
@@ -118,7 +118,7 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
                                  std::ostream& log, std::uint64_t memory_bytes) {
     std::filesystem::create_directories(dir);
     const auto path_of = [&](const MaterialSignature& s) {
-        return dir / table_file_name(V::id, s, format::Metric::dtc);
+        return dir / table_file_name(V::id, s, compress::Metric::dtc);
     };
     std::vector<DtcTableStats> built;
     RuleSolver<V> solver;
@@ -143,7 +143,7 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
         solve_from_files(solver, key, dir);
         std::vector<DtcTableStats> pair;
         for (const MaterialSignature& s : sides) {
-            const format::Header h = solver.write(dir, s);
+            const compress::Header h = solver.write(dir, s);
             pair.push_back({s, h.position_count, h.file_size, h.table.longest_win, h.table.longest_loss, 0});
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -16,7 +16,7 @@
 #include <sstream>
 #include <thread>
 
-#include "format/atomic_file.hpp"
+#include "compress/atomic_file.hpp"
 #include "gen/cluster.hpp"
 #include "gen/pair_builder.hpp"
 #include "tables/manifest.hpp"
@@ -27,7 +27,7 @@ namespace dtb {
 
 std::filesystem::path raw_table_path(const std::filesystem::path& dir, VariantId variant,
                                      const MaterialSignature& sig) {
-    return dir / table_file_name(variant, sig, format::Metric::exact);
+    return dir / table_file_name(variant, sig, compress::Metric::exact);
 }
 
 std::filesystem::path manifest_path(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
@@ -53,11 +53,11 @@ using Clock = std::chrono::steady_clock;
 
 // A finished table: its files written, the manifest last.
 bool is_finished(const GenerateOptions& o, const MaterialSignature& sig) {
-    const auto exists = [&](format::Metric m) {
+    const auto exists = [&](compress::Metric m) {
         return std::filesystem::exists(o.dir / table_file_name(o.variant, sig, m));
     };
-    return std::filesystem::exists(manifest_path(o.dir, o.variant, sig)) && exists(format::Metric::wdl) &&
-           exists(format::Metric::dtw) && (!o.keep_raw || exists(format::Metric::exact));
+    return std::filesystem::exists(manifest_path(o.dir, o.variant, sig)) && exists(compress::Metric::wdl) &&
+           exists(compress::Metric::dtw) && (!o.keep_raw || exists(compress::Metric::exact));
 }
 
 // One line on a terminal, rewritten in place at most a few times a second.
@@ -100,7 +100,7 @@ private:
 };
 
 void write_manifest(const std::filesystem::path& path, VariantId variant, const TableStats& s) {
-    format::write_file_atomically(path, manifest_json(variant, s));
+    compress::write_file_atomically(path, manifest_json(variant, s));
 }
 
 // How one pair is built: by this process alone or by a team, with the whole

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "format/table_file.hpp"
+#include "compress/table_file.hpp"
 #include "rules/variant.hpp"
 #include "tables/material_signature.hpp"
 #include "tables/table_names.hpp"
@@ -64,7 +64,7 @@ inline std::filesystem::path level_part_path(const std::filesystem::path& work, 
 class LevelReader {
 public:
     // `file` may be null for a level without positions, which is never read.
-    explicit LevelReader(const format::TableFile* file) : file_(file) {}
+    explicit LevelReader(const compress::TableFile* file) : file_(file) {}
     explicit LevelReader(std::span<const std::uint16_t> held) : file_(nullptr), held_(held) {}
 
     std::uint16_t read(std::uint64_t index) {
@@ -77,30 +77,30 @@ public:
             number_ = index >> shift;
             positions_ = file_->block_positions(number_);
         }
-        return format::decode_symbol(data_.data(), positions_, std::uint32_t(index & ((std::uint64_t{1} << shift) - 1)),
-                                     16);
+        return compress::decode_symbol(data_.data(), positions_,
+                                       std::uint32_t(index & ((std::uint64_t{1} << shift) - 1)), 16);
     }
 
 private:
-    const format::TableFile* file_;
+    const compress::TableFile* file_;
     std::span<const std::uint16_t> held_;
     std::uint64_t number_ = ~std::uint64_t{0};
     std::uint32_t positions_ = 0;
     std::vector<std::uint8_t> data_;
 };
 
-inline format::TableDescription level_description(VariantId variant, const MaterialSignature& key,
-                                                  std::uint32_t index_version) {
-    format::TableDescription d;
+inline compress::TableDescription level_description(VariantId variant, const MaterialSignature& key,
+                                                    std::uint32_t index_version) {
+    compress::TableDescription d;
     d.variant = file_variant(variant);
     d.material = file_material(key);
-    d.metric = format::Metric::exact;
+    d.metric = compress::Metric::exact;
     d.index_scheme = index_version;
     return d;
 }
 
-inline format::WriterOptions level_writer_options() {
-    format::WriterOptions o;
+inline compress::WriterOptions level_writer_options() {
+    compress::WriterOptions o;
     o.positions_per_block = 1 << 16;
     o.zstd_level = 1;
     o.durable = false;

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "format/table_file.hpp"
+#include "compress/table_file.hpp"
 #include "gen/child_tables.hpp"
 #include "gen/cluster.hpp"
 #include "gen/level_file.hpp"
@@ -170,7 +170,7 @@ private:
 
     // A solved level's reader: from memory or from its file (null when the
     // level has no positions).
-    LevelReader level_reader(int level, const format::TableFile* file) const {
+    LevelReader level_reader(int level, const compress::TableFile* file) const {
         if (holding()) return LevelReader(std::span<const std::uint16_t>(held_[std::size_t(level)]));
         return LevelReader(file);
     }
@@ -234,7 +234,7 @@ private:
     // Whether a scratch file is complete and sound; a damaged one is removed.
     bool file_done(const std::filesystem::path& path, std::uint64_t positions) const {
         if (!std::filesystem::exists(path)) return false;
-        auto file = format::TableFile::open(path, nullptr);
+        auto file = compress::TableFile::open(path, nullptr);
         if (!file || (*file)->verify() || (*file)->position_count() != positions ||
             (*file)->header().table.material != file_material(key_)) {
             std::error_code gone;  // another process of the team may have removed it first
@@ -253,12 +253,12 @@ private:
     template <class T>
     void load_level(int level, Level<T>& l, const PartMap& map = {}, bool with_captures = false) const {
         const int parts = map.empty() ? 1 : parts_;
-        std::vector<std::unique_ptr<format::TableFile>> files(static_cast<std::size_t>(parts));
+        std::vector<std::unique_ptr<compress::TableFile>> files(static_cast<std::size_t>(parts));
         std::vector<LevelReader> readers;
         for (int p = 0; p < parts; ++p) {
             const auto path = map.empty() ? level_file_path(work_, level) : level_part_path(work_, level, p, parts_);
             if (!holding() && (std::filesystem::exists(path) || map.empty())) {  // a part without positions has no file
-                auto file = format::TableFile::open(path, nullptr);
+                auto file = compress::TableFile::open(path, nullptr);
                 if (!file) throw std::runtime_error(file.error().message);
                 files[std::size_t(p)] = std::move(*file);
             }
@@ -311,11 +311,11 @@ private:
 
     template <class T>
     void write_level(const std::filesystem::path& path, const Level<T>& l) const {
-        format::write_table(path, level_description(settings_.variant, key_, PositionIndex<V>::kVersion), l.positions(),
-                            format::SymbolSource<std::uint16_t>([&](std::uint64_t first, std::span<std::uint16_t> out) {
-                                level_symbols(l, first, out);
-                            }),
-                            {}, level_writer_options());
+        compress::write_table(
+            path, level_description(settings_.variant, key_, PositionIndex<V>::kVersion), l.positions(),
+            compress::SymbolSource<std::uint16_t>(
+                [&](std::uint64_t first, std::span<std::uint16_t> out) { level_symbols(l, first, out); }),
+            {}, level_writer_options());
     }
 
     // Runs `step` here, then lets every process of the team know whether it

@@ -61,12 +61,12 @@ private:
 template <class V>
 TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     const PositionIndex<V>& index = indexes_[std::size_t(s)];
-    std::vector<std::unique_ptr<format::TableFile>> files(static_cast<std::size_t>(level_count_));
+    std::vector<std::unique_ptr<compress::TableFile>> files(static_cast<std::size_t>(level_count_));
     std::vector<LevelReader> levels_read;
     std::vector<std::uint64_t> base(static_cast<std::size_t>(level_count_), 0);
     for (int level = 0; level < level_count_; ++level) {
         if (level_positions(level) != 0 && !holding()) {
-            auto file = format::TableFile::open(level_file_path(work_, level), nullptr);
+            auto file = compress::TableFile::open(level_file_path(work_, level), nullptr);
             if (!file) throw std::runtime_error(file.error().message);
             files[std::size_t(level)] = std::move(*file);
         }
@@ -140,22 +140,22 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
         read_errors.run([&] { symbols.fill(first, raw); });
         for (std::size_t j = 0; j < out.size(); ++j) out[j] = level_value(raw[j]);
     };
-    const auto check_reads = [&](format::Metric metric) {
+    const auto check_reads = [&](compress::Metric metric) {
         if (!read_errors.failed()) return;
         std::filesystem::remove(settings_.dir / table_file_name(settings_.variant, st.signature, metric));
         read_errors.rethrow();
     };
     settings_.progress("compressing " + st.signature.name(), 0, 0);
     const CompressedSizes sizes = write_compressed_tables(settings_.dir, layout, values);
-    check_reads(format::Metric::wdl);
-    check_reads(format::Metric::dtw);
+    check_reads(compress::Metric::wdl);
+    check_reads(compress::Metric::dtw);
     st.wdl_bytes = sizes.wdl_bytes;
     st.dtw_bytes = sizes.dtw_bytes;
     if (settings_.keep_raw) {
         write_exact_table(settings_.dir, layout, values, symbol_bytes);
-        check_reads(format::Metric::exact);
-        st.bytes = std::filesystem::file_size(settings_.dir /
-                                              table_file_name(settings_.variant, st.signature, format::Metric::exact));
+        check_reads(compress::Metric::exact);
+        st.bytes = std::filesystem::file_size(
+            settings_.dir / table_file_name(settings_.variant, st.signature, compress::Metric::exact));
     }
     st.seconds = solve_seconds_;
     st.positions_in_flight = positions_in_flight();

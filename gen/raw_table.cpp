@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "format/table_file.hpp"
+#include "compress/table_file.hpp"
 #include "tables/table_names.hpp"
 #include "tables/values.hpp"
 
@@ -15,9 +15,9 @@ std::runtime_error file_error(const std::filesystem::path& path, const std::stri
     return std::runtime_error(path.string() + ": " + what);
 }
 
-RawTableHeader raw_header(const std::filesystem::path& path, const format::Header& h) {
+RawTableHeader raw_header(const std::filesystem::path& path, const compress::Header& h) {
     const auto variant = variant_from_file(h.table.variant);
-    if (h.table.metric != format::Metric::exact) throw file_error(path, "not an exact (raw) table");
+    if (h.table.metric != compress::Metric::exact) throw file_error(path, "not an exact (raw) table");
     if (!variant) throw file_error(path, "unknown variant code " + std::to_string(h.table.variant));
     if (h.symbol_bits != 8 && h.symbol_bits != 16)
         throw file_error(path, "bad symbol width " + std::to_string(h.symbol_bits) + " bits");
@@ -39,13 +39,13 @@ int RawTable::value(std::uint64_t i) const {
 }
 
 RawTableHeader read_raw_header(const std::filesystem::path& path) {
-    auto file = format::TableFile::open(path, nullptr);
+    auto file = compress::TableFile::open(path, nullptr);
     if (!file) throw std::runtime_error(file.error().message);
     return raw_header(path, (*file)->header());
 }
 
 RawTable read_raw_table(const std::filesystem::path& path) {
-    auto whole = format::read_whole_table(path);
+    auto whole = compress::read_whole_table(path);
     if (!whole) throw std::runtime_error(whole.error().message);
     RawTable t;
     t.header = raw_header(path, whole->header);

@@ -38,7 +38,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "format/table_file.hpp"
+#include "compress/table_file.hpp"
 #include "gen/memory_budget.hpp"
 #include "gen/slices.hpp"
 #include "rules/draw_rules.hpp"
@@ -119,12 +119,12 @@ public:
     // whose conversions lead into it. Throws std::runtime_error naming the
     // file if it is missing, damaged, or not this signature's .dtc table.
     void load(const std::filesystem::path& dir, const MaterialSignature& sig) {
-        const std::filesystem::path path = dir / table_file_name(V::id, sig, format::Metric::dtc);
-        auto whole = format::read_whole_table(path);
+        const std::filesystem::path path = dir / table_file_name(V::id, sig, compress::Metric::dtc);
+        auto whole = compress::read_whole_table(path);
         if (!whole) throw std::runtime_error(whole.error().message);
-        const format::Header& h = whole->header;
+        const compress::Header& h = whole->header;
         Table t = empty_table(sig);
-        if (h.table.metric != format::Metric::dtc || h.table.variant != file_variant(V::id) ||
+        if (h.table.metric != compress::Metric::dtc || h.table.variant != file_variant(V::id) ||
             !(h.table.material == file_material(sig)) || h.table.index_scheme != PositionIndex<V>::kVersion ||
             h.position_count != t.index.size())
             throw std::runtime_error(path.string() + ": not the .dtc table of " + sig.name());
@@ -152,12 +152,12 @@ public:
     // longest T of a win and of a loss in `d`. King against king stores T
     // alone: its W is derived (king_against_king_entry), checked here
     // against the solved one for every position.
-    std::vector<std::uint16_t> symbols(const MaterialSignature& sig, format::TableDescription& d) const {
+    std::vector<std::uint16_t> symbols(const MaterialSignature& sig, compress::TableDescription& d) const {
         const Table& t = table(sig);
         const std::uint64_t n = t.index.size();
         std::vector<std::uint16_t> out(n);
-        d = format::TableDescription{
-            file_variant(V::id), file_material(sig), format::Metric::dtc, PositionIndex<V>::kVersion, -1, -1};
+        d = compress::TableDescription{
+            file_variant(V::id), file_material(sig), compress::Metric::dtc, PositionIndex<V>::kVersion, -1, -1};
         for (std::uint64_t i = 0; i < n; ++i) {
             const RuleEntry e = stored_entry(t, i);
             if (t.both_lone)
@@ -181,17 +181,17 @@ public:
 
     // Writes the .dtc table of a solved signature into `dir` (atomically):
     // 8-bit symbols, or 16 where the lone-king field is needed.
-    format::Header write(const std::filesystem::path& dir, const MaterialSignature& sig, int threads = 0) const {
-        format::TableDescription d;
+    compress::Header write(const std::filesystem::path& dir, const MaterialSignature& sig, int threads = 0) const {
+        compress::TableDescription d;
         const std::vector<std::uint16_t> words = symbols(sig, d);
-        format::WriterOptions options;
+        compress::WriterOptions options;
         options.threads = threads;
-        const std::filesystem::path path = dir / table_file_name(V::id, sig, format::Metric::dtc);
+        const std::filesystem::path path = dir / table_file_name(V::id, sig, compress::Metric::dtc);
         const Table& t = table(sig);
         if (t.lone && !t.both_lone)
-            return format::write_table(path, d, std::span<const std::uint16_t>(words), {}, options);
+            return compress::write_table(path, d, std::span<const std::uint16_t>(words), {}, options);
         const std::vector<std::uint8_t> bytes(words.begin(), words.end());
-        return format::write_table(path, d, std::span<const std::uint8_t>(bytes), {}, options);
+        return compress::write_table(path, d, std::span<const std::uint8_t>(bytes), {}, options);
     }
 
     // Drops every table from memory.

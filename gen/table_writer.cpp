@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "format/table_file.hpp"
+#include "compress/table_file.hpp"
 #include "tables/table_names.hpp"
 #include "tables/values.hpp"
 
@@ -10,8 +10,8 @@ namespace dtb {
 
 namespace {
 
-format::TableDescription describe(const TableLayout& t, format::Metric metric) {
-    format::TableDescription d;
+compress::TableDescription describe(const TableLayout& t, compress::Metric metric) {
+    compress::TableDescription d;
     d.variant = file_variant(t.variant);
     d.material = file_material(t.signature);
     d.metric = metric;
@@ -23,7 +23,7 @@ format::TableDescription describe(const TableLayout& t, format::Metric metric) {
 
 // Symbols made from the values block by block, as the writer asks for them.
 template <class S, class F>
-format::SymbolSource<S> symbols_of(const ValueSource& values, F symbol) {
+compress::SymbolSource<S> symbols_of(const ValueSource& values, F symbol) {
     return [&values, symbol](std::uint64_t first, std::span<S> out) {
         std::vector<int> v(out.size());
         values(first, v);
@@ -40,32 +40,32 @@ CompressedSizes write_compressed_tables(const std::filesystem::path& dir, const 
     // level 12, 3.5% larger than level 15 in 40% of the time; DTW a byte a
     // symbol in blocks of 8192 at level 7, as small as level 9 in half the
     // time and far under its size target.
-    format::WriterOptions wdl_options;
+    compress::WriterOptions wdl_options;
     wdl_options.symbol_bits = 2;
     wdl_options.positions_per_block = 32768;
     wdl_options.zstd_level = 12;
-    format::WriterOptions dtw_options;
+    compress::WriterOptions dtw_options;
     dtw_options.positions_per_block = 8192;
     dtw_options.zstd_level = 7;
 
-    const auto wdl_path = dir / table_file_name(t.variant, t.signature, format::Metric::wdl);
-    format::write_table(
-        wdl_path, describe(t, format::Metric::wdl), t.positions,
+    const auto wdl_path = dir / table_file_name(t.variant, t.signature, compress::Metric::wdl);
+    compress::write_table(
+        wdl_path, describe(t, compress::Metric::wdl), t.positions,
         symbols_of<std::uint8_t>(values, [](int v) { return v == kDraw  ? kWdlDraw
                                                             : is_win(v) ? kWdlWin
                                                                         : kWdlLoss; }),
-        format::DontCare::bitmap(t.captures->words()), wdl_options);
+        compress::DontCare::bitmap(t.captures->words()), wdl_options);
 
-    const auto dtw_path = dir / table_file_name(t.variant, t.signature, format::Metric::dtw);
+    const auto dtw_path = dir / table_file_name(t.variant, t.signature, compress::Metric::dtw);
     const auto dtw = [](int v) { return v == kDraw ? std::uint16_t(0) : dtw_symbol(v); };
-    const auto dont_care = format::DontCare::bitmap(t.draws_or_captures->words());
+    const auto dont_care = compress::DontCare::bitmap(t.draws_or_captures->words());
     const int longest = std::max(t.longest.win, t.longest.loss);
     if (longest < 0 || dtw_symbol(longest) <= 0xFF)
-        format::write_table(dtw_path, describe(t, format::Metric::dtw), t.positions,
-                            symbols_of<std::uint8_t>(values, dtw), dont_care, dtw_options);
+        compress::write_table(dtw_path, describe(t, compress::Metric::dtw), t.positions,
+                              symbols_of<std::uint8_t>(values, dtw), dont_care, dtw_options);
     else
-        format::write_table(dtw_path, describe(t, format::Metric::dtw), t.positions,
-                            symbols_of<std::uint16_t>(values, dtw), dont_care, dtw_options);
+        compress::write_table(dtw_path, describe(t, compress::Metric::dtw), t.positions,
+                              symbols_of<std::uint16_t>(values, dtw), dont_care, dtw_options);
     return {std::filesystem::file_size(wdl_path), std::filesystem::file_size(dtw_path)};
 }
 
@@ -73,18 +73,18 @@ void write_exact_table(const std::filesystem::path& dir, const TableLayout& t, c
                        int symbol_bytes) {
     // Read whole by tests and scripts: blocks as large as the format allows
     // and zstd's fastest regular level.
-    format::WriterOptions o;
-    o.positions_per_block = format::kMaxPositionsPerBlock;
+    compress::WriterOptions o;
+    o.positions_per_block = compress::kMaxPositionsPerBlock;
     o.zstd_level = 1;
-    const auto path = dir / table_file_name(t.variant, t.signature, format::Metric::exact);
+    const auto path = dir / table_file_name(t.variant, t.signature, compress::Metric::exact);
     if (symbol_bytes == 1)
-        format::write_table(path, describe(t, format::Metric::exact), t.positions,
-                            symbols_of<std::uint8_t>(values, [](int v) { return encode_value<std::uint8_t>(v); }), {},
-                            o);
+        compress::write_table(path, describe(t, compress::Metric::exact), t.positions,
+                              symbols_of<std::uint8_t>(values, [](int v) { return encode_value<std::uint8_t>(v); }), {},
+                              o);
     else
-        format::write_table(path, describe(t, format::Metric::exact), t.positions,
-                            symbols_of<std::uint16_t>(values, [](int v) { return encode_value<std::uint16_t>(v); }), {},
-                            o);
+        compress::write_table(path, describe(t, compress::Metric::exact), t.positions,
+                              symbols_of<std::uint16_t>(values, [](int v) { return encode_value<std::uint16_t>(v); }),
+                              {}, o);
 }
 
 }  // namespace dtb

@@ -119,13 +119,13 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
     if (!sig.is_symmetric()) needed.push_back(sig.mirror());
     for (const MaterialSignature& child : reachable_signatures(sig)) needed.push_back(child);
     const ChildTables<V> tables(dir, variant, needed);
-    for (const format::TableFile* file : {&tables.wdl_file(sig), &tables.dtw_file(sig)})
+    for (const compress::TableFile* file : {&tables.wdl_file(sig), &tables.dtw_file(sig)})
         if (const auto error = file->verify()) report.damaged.push_back(error->message);
     const PositionIndex<V> index(sig), other_side(sig.mirror());
     report.positions = index.size();
     if (!report.damaged.empty()) return report;
     for (const MaterialSignature& s : needed)
-        for (const format::TableFile* file : {&tables.wdl_file(s), &tables.dtw_file(s)})
+        for (const compress::TableFile* file : {&tables.wdl_file(s), &tables.dtw_file(s)})
             report.files.push_back({file->path().filename().string(), header_fingerprint(file->header())});
     if (journal) {
         if (auto when = journal->vouches_for(sig, report.files)) {
@@ -212,7 +212,7 @@ std::vector<MaterialSignature> tables_in(VariantId variant, const std::filesyste
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         const auto name = parse_table_file_name(entry.path().filename().string());
         if (name && name->variant == variant &&
-            (name->metric == format::Metric::wdl || name->metric == format::Metric::dtw))
+            (name->metric == compress::Metric::wdl || name->metric == compress::Metric::dtw))
             out.push_back(name->signature);
     }
     std::sort(out.begin(), out.end(), [](const MaterialSignature& a, const MaterialSignature& b) {
@@ -228,8 +228,8 @@ std::vector<std::string> unrecognised_table_files(VariantId variant, const std::
     const std::string prefix = std::string(variant_name(variant)) + "-";
     const auto distributed = [](const std::filesystem::path& file) {
         const std::string extension = file.extension().string();
-        return extension == "." + std::string(metric_extension(format::Metric::wdl)) ||
-               extension == "." + std::string(metric_extension(format::Metric::dtw));
+        return extension == "." + std::string(metric_extension(compress::Metric::wdl)) ||
+               extension == "." + std::string(metric_extension(compress::Metric::dtw));
     };
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         const std::string file = entry.path().filename().string();

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "format/atomic_file.hpp"
+#include "compress/atomic_file.hpp"
 
 namespace dtb {
 
@@ -41,7 +41,9 @@ void sort_by_name(std::vector<FileFingerprint>& files) {
 
 }  // namespace
 
-std::uint64_t header_fingerprint(const format::Header& h) { return format::section_checksum(format::encode_header(h)); }
+std::uint64_t header_fingerprint(const compress::Header& h) {
+    return compress::section_checksum(compress::encode_header(h));
+}
 
 VerifyJournal VerifyJournal::open(const std::filesystem::path& path, VariantId variant) {
     VerifyJournal journal(path, variant);
@@ -125,7 +127,7 @@ void VerifyJournal::save() const {
                  {"version", kJournalVersion},
                  {"variant", std::string(variant_name(variant_))},
                  {"tables", std::move(tables)}};
-    format::write_file_atomically(path_, j.dump(2) + "\n");
+    compress::write_file_atomically(path_, j.dump(2) + "\n");
 }
 
 }  // namespace dtb

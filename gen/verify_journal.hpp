@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
+#include "compress/format.hpp"
 #include "rules/variant.hpp"
 #include "tables/material_signature.hpp"
 
@@ -37,7 +37,7 @@ struct FileFingerprint {
 };
 
 // XXH3-64 of the 128 header bytes of a table file with header `h`.
-std::uint64_t header_fingerprint(const format::Header& h);
+std::uint64_t header_fingerprint(const compress::Header& h);
 
 // A journal that cannot be used: not JSON, not a journal, another variant.
 class BadJournal : public std::runtime_error {

@@ -93,9 +93,9 @@ std::optional<int> longest_win_moves(const Tablebase& tb, Material s, Material d
     const auto other = own ? tb.extremes(variant, s_to_move.mirror()) : own;
     if (!own || !other) {
         const MaterialSignature which = own ? s_to_move.mirror() : s_to_move;
-        unknown->file = table_file_name(variant, which, format::Metric::wdl);
+        unknown->file = table_file_name(variant, which, compress::Metric::wdl);
         // The table opens, so what it lacks is the record (format version 1).
-        unknown->unrecorded = bool(tb.table(variant, which, format::Metric::wdl));
+        unknown->unrecorded = bool(tb.table(variant, which, compress::Metric::wdl));
         return std::nullopt;
     }
     const int win = own->longest_win, loss = other->longest_loss;  // -1: no win, no loss

@@ -20,7 +20,7 @@ include(CMakePackageConfigHelpers)
 # out: the probe never writes a file nor reads a table whole (and the writer
 # and the whole-table reader need OpenMP).
 set(portable_sources)
-foreach(layer dtb_rules dtb_format dtb_tables dtb_probe)
+foreach(layer dtb_rules dtb_compress dtb_tables dtb_probe)
   get_target_property(layer_dir ${layer} SOURCE_DIR)
   get_target_property(layer_sources ${layer} SOURCES)
   foreach(source IN LISTS layer_sources)
@@ -28,7 +28,7 @@ foreach(layer dtb_rules dtb_format dtb_tables dtb_probe)
     list(APPEND portable_sources ${source})
   endforeach()
 endforeach()
-list(FILTER portable_sources EXCLUDE REGEX "/format/(writer|whole_table|atomic_file)\\.cpp$")
+list(FILTER portable_sources EXCLUDE REGEX "/compress/(writer|whole_table|atomic_file)\\.cpp$")
 
 add_library(dtb_probe_install STATIC ${portable_sources})
 # Position-independent, so that shared objects link it too: an engine's

@@ -6,23 +6,23 @@ namespace dtb::probe {
 
 namespace {
 
-Failure block_failure(const format::Error& e) {
-    return Failure{e.code == format::ErrorCode::io ? Status::io_error : Status::corrupt_table, e.message};
+Failure block_failure(const compress::Error& e) {
+    return Failure{e.code == compress::ErrorCode::io ? Status::io_error : Status::corrupt_table, e.message};
 }
 
 }  // namespace
 
 std::optional<Failure> preload(const Tablebase& tb, VariantId variant, int max_pieces, bool wdl, bool dtw,
                                PreloadReport& report) {
-    std::vector<format::Metric> metrics;
-    if (wdl) metrics.push_back(format::Metric::wdl);
-    if (dtw) metrics.push_back(format::Metric::dtw);
+    std::vector<compress::Metric> metrics;
+    if (wdl) metrics.push_back(compress::Metric::wdl);
+    if (dtw) metrics.push_back(compress::Metric::dtw);
     bool full = false;  // once a block did not fit, the rest are only counted
-    for (const format::Metric metric : metrics) {
+    for (const compress::Metric metric : metrics) {
         for (const TableName& name : tb.tables_up_to(variant, max_pieces, metric)) {
             auto table = tb.table(variant, name.signature, metric);
             if (!table) return table.take_error();
-            const format::TableFile& file = *(*table)->file;
+            const compress::TableFile& file = *(*table)->file;
             ++report.tables;
             bool whole = true;
             for (std::uint64_t b = 0; b < file.header().block_count; ++b) {

@@ -323,8 +323,8 @@ int dtb_preload(dtb_tablebase* tb, int variant, int max_pieces, int what, dtb_pr
 int dtb_cache_stats(const dtb_tablebase* tb, dtb_cache_info* info) {
     if (tb == nullptr || info == nullptr) return DTB_BAD_ARGUMENT;
     return guarded(tb, [&]() -> int {
-        const format::BlockCache& cache = tb->tables->cache();
-        const format::BlockCache::Stats st = cache.stats();
+        const compress::BlockCache& cache = tb->tables->cache();
+        const compress::BlockCache::Stats st = cache.stats();
         *info = dtb_cache_info{cache.capacity(), st.bytes, st.blocks, st.hits, st.misses, st.evictions};
         return DTB_OK;
     });

@@ -49,13 +49,13 @@ public:
     // The store: the entry of a normalized position. Throws Unavailable.
     RuleEntry entry(const Position<V>& n, bool stronger_to_move) const {
         const MaterialSignature sig = signature_of(n);
-        auto table = tb_.table(V::id, sig, format::Metric::dtc);
+        auto table = tb_.table(V::id, sig, compress::Metric::dtc);
         if (!table) throw Unavailable{table.take_error()};
         const std::uint64_t i = (*table)->template index_for<V>().rank(n);
         auto symbol = (*table)->file->read(i);
         if (!symbol)
             throw Unavailable{
-                Failure{symbol.error().code == format::ErrorCode::io ? Status::io_error : Status::corrupt_table,
+                Failure{symbol.error().code == compress::ErrorCode::io ? Status::io_error : Status::corrupt_table,
                         symbol.error().message}};
         const std::optional<RuleEntry> e = rule_entry(*symbol);
         if (!e)

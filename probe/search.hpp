@@ -150,7 +150,7 @@ private:
     Outcome<int> read_wdl(const Position<V>& pos, Entry* entry = nullptr) const {
         const Position<V> normal = normalize(pos);
         const MaterialSignature sig = signature_of(normal);
-        auto table = find_table(sig, format::Metric::wdl);
+        auto table = find_table(sig, compress::Metric::wdl);
         if (!table) return table.take_error();
         const std::uint64_t index = (*table)->template index_for<V>().rank(normal);
         if (entry) *entry = Entry{sig, index};
@@ -177,14 +177,14 @@ private:
         auto wdl = read_wdl(pos, &entry);
         if (!wdl) return wdl;
         if (*wdl == 0) return kDraw;
-        auto table = find_table(entry.signature, format::Metric::dtw);
+        auto table = find_table(entry.signature, compress::Metric::dtw);
         if (!table) return table.take_error();
         auto symbol = read_symbol(**table, entry.index);
         if (!symbol) return symbol.take_error();
         return dtw_from_symbol(*symbol, *wdl > 0);
     }
 
-    Outcome<const OpenTable*> find_table(const MaterialSignature& sig, format::Metric metric) const {
+    Outcome<const OpenTable*> find_table(const MaterialSignature& sig, compress::Metric metric) const {
         return cached_only_ ? tb_.table_if_open(V::id, sig, metric) : tb_.table(V::id, sig, metric);
     }
 
@@ -199,8 +199,8 @@ private:
         return *symbol;
     }
 
-    static Failure read_failure(const format::Error& e) {
-        return Failure{e.code == format::ErrorCode::io ? Status::io_error : Status::corrupt_table, e.message};
+    static Failure read_failure(const compress::Error& e) {
+        return Failure{e.code == compress::ErrorCode::io ? Status::io_error : Status::corrupt_table, e.message};
     }
 
     const Tablebase& tb_;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "format/error.hpp"
+#include "compress/error.hpp"
 
 namespace dtb::probe {
 
@@ -32,6 +32,6 @@ struct Failure {
 
 // A value or a Failure.
 template <class T>
-using Outcome = format::Result<T, Failure>;
+using Outcome = compress::Result<T, Failure>;
 
 }  // namespace dtb::probe

@@ -12,7 +12,7 @@ TableInfo inspect(const std::filesystem::path& path, const TableName& name, bool
     std::error_code ec;
     const std::uint64_t bytes = std::filesystem::file_size(path, ec);  // fails for a directory
     TableInfo t{path, name, 0, ec ? 0 : bytes, {}};
-    auto file = format::TableFile::open(path, nullptr);
+    auto file = compress::TableFile::open(path, nullptr);
     if (!file) {
         t.problem = file.error().message;
         return t;

@@ -32,7 +32,7 @@ struct TableTotal {
 
 struct TableInventory {
     std::vector<TableInfo> tables;  // smallest material first, as the tables are built
-    std::map<std::pair<VariantId, format::Metric>, TableTotal> totals;
+    std::map<std::pair<VariantId, compress::Metric>, TableTotal> totals;
     TableTotal all;
 };
 

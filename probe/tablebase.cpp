@@ -16,15 +16,15 @@ std::size_t lookup_hash(std::uint32_t key, std::size_t size) {
     return static_cast<std::size_t>((std::uint64_t{key} * 0x9E3779B97F4A7C15ull) >> 32) & (size - 1);
 }
 
-Status status_of(format::ErrorCode code) {
-    return code == format::ErrorCode::io ? Status::io_error : Status::corrupt_table;
+Status status_of(compress::ErrorCode code) {
+    return code == compress::ErrorCode::io ? Status::io_error : Status::corrupt_table;
 }
 
 }  // namespace
 
 // A file renamed to another signature's name, or written with another index
 // scheme, would otherwise give wrong values with valid checksums.
-std::string header_mismatch(const format::Header& h, const TableName& name) {
+std::string header_mismatch(const compress::Header& h, const TableName& name) {
     return with_variant(name.variant, [&]<class V>() -> std::string {
         if (h.table.variant != file_variant(name.variant)) return "the header is for another variant";
         if (h.table.metric != name.metric) return "the header is for another metric";
@@ -35,13 +35,13 @@ std::string header_mismatch(const format::Header& h, const TableName& name) {
         const std::uint64_t expected = PositionIndex<V>(name.signature).size();
         if (h.position_count != expected)
             return std::to_string(h.position_count) + " positions, the signature has " + std::to_string(expected);
-        if (name.metric == format::Metric::wdl && h.max_symbol > kWdlWin)
+        if (name.metric == compress::Metric::wdl && h.max_symbol > kWdlWin)
             return "a WDL symbol above 2 (max_symbol " + std::to_string(h.max_symbol) + ")";
         return {};
     });
 }
 
-std::uint32_t Tablebase::key(VariantId variant, const MaterialSignature& sig, format::Metric metric) {
+std::uint32_t Tablebase::key(VariantId variant, const MaterialSignature& sig, compress::Metric metric) {
     // Counts are at most 50 (6 bits each); the key is exact, not a hash.
     return (std::uint32_t(variant) << 26) | (std::uint32_t(metric) << 24) | (std::uint32_t(sig.men[0]) << 18) |
            (std::uint32_t(sig.kings[0]) << 12) | (std::uint32_t(sig.men[1]) << 6) | std::uint32_t(sig.kings[1]);
@@ -51,7 +51,7 @@ Outcome<std::unique_ptr<Tablebase>> Tablebase::open(const std::vector<std::files
                                                     std::size_t cache_bytes) {
     std::unique_ptr<Tablebase> tb(new Tablebase());
     tb->dirs_ = dirs;
-    tb->cache_ = std::make_shared<format::BlockCache>(cache_bytes);
+    tb->cache_ = std::make_shared<compress::BlockCache>(cache_bytes);
     for (const std::filesystem::path& dir : dirs) {
         std::error_code ec;
         std::filesystem::directory_iterator it(dir, ec);
@@ -66,7 +66,7 @@ Outcome<std::unique_ptr<Tablebase>> Tablebase::open(const std::vector<std::files
             slot = std::make_unique<Slot>();
             slot->name = *name;
             slot->path = it->path();
-            if (name->metric == format::Metric::wdl) {
+            if (name->metric == compress::Metric::wdl) {
                 int& most = tb->max_pieces_[static_cast<int>(name->variant)];
                 most = std::max(most, name->signature.total());
             }
@@ -94,7 +94,7 @@ Tablebase::Slot* Tablebase::find_slot(std::uint32_t k) const {
     }
 }
 
-Failure Tablebase::not_found(VariantId variant, const MaterialSignature& sig, format::Metric metric) const {
+Failure Tablebase::not_found(VariantId variant, const MaterialSignature& sig, compress::Metric metric) const {
     std::string where;
     for (const auto& dir : dirs_) where += (where.empty() ? "" : ", ") + dir.string();
     const std::string missing =
@@ -109,7 +109,7 @@ Failure Tablebase::not_found(VariantId variant, const MaterialSignature& sig, fo
 }
 
 Outcome<const OpenTable*> Tablebase::table(VariantId variant, const MaterialSignature& sig,
-                                           format::Metric metric) const {
+                                           compress::Metric metric) const {
     Slot* slot = find_slot(key(variant, sig, metric));
     if (slot == nullptr) return not_found(variant, sig, metric);
     if (const OpenTable* t = slot->table.load(std::memory_order_acquire)) return t;
@@ -117,7 +117,7 @@ Outcome<const OpenTable*> Tablebase::table(VariantId variant, const MaterialSign
 }
 
 Outcome<const OpenTable*> Tablebase::table_if_open(VariantId variant, const MaterialSignature& sig,
-                                                   format::Metric metric) const {
+                                                   compress::Metric metric) const {
     const Slot* slot = find_slot(key(variant, sig, metric));
     if (slot == nullptr) return not_found(variant, sig, metric);
     if (const OpenTable* t = slot->table.load(std::memory_order_acquire)) return t;
@@ -125,7 +125,7 @@ Outcome<const OpenTable*> Tablebase::table_if_open(VariantId variant, const Mate
     return Failure{Status::not_cached, {}};
 }
 
-std::vector<TableName> Tablebase::tables_up_to(VariantId variant, int max_pieces, format::Metric metric) const {
+std::vector<TableName> Tablebase::tables_up_to(VariantId variant, int max_pieces, compress::Metric metric) const {
     std::vector<TableName> names;
     for (const auto& [k, slot] : slots_)
         if (slot->name.variant == variant && slot->name.metric == metric && slot->name.signature.total() <= max_pieces)
@@ -141,7 +141,7 @@ Outcome<const OpenTable*> Tablebase::open_slot(Slot& slot) const {
     std::lock_guard lock(slot.open_mutex);
     if (const OpenTable* t = slot.table.load(std::memory_order_acquire)) return t;  // another thread did
     if (slot.rejected) return *slot.rejected;
-    auto file = format::TableFile::open(slot.path, cache_);
+    auto file = compress::TableFile::open(slot.path, cache_);
     if (!file) {
         Failure failure{status_of(file.error().code), file.error().message};
         // An unreadable file may become readable (too many open files, a
@@ -165,11 +165,11 @@ Outcome<const OpenTable*> Tablebase::open_slot(Slot& slot) const {
 }
 
 Outcome<TableExtremes> Tablebase::extremes(VariantId variant, const MaterialSignature& sig) const {
-    auto table = this->table(variant, sig, format::Metric::wdl);
+    auto table = this->table(variant, sig, compress::Metric::wdl);
     if (!table) return table.take_error();
-    const format::TableFile& file = *(*table)->file;
-    const format::TableDescription& d = file.header().table;
-    if (d.longest_win == format::kNotRecorded)
+    const compress::TableFile& file = *(*table)->file;
+    const compress::TableDescription& d = file.header().table;
+    if (d.longest_win == compress::kNotRecorded)
         return Failure{Status::missing_table, file.path().string() + " (format version " +
                                                   std::to_string(file.header().format_version) +
                                                   ") does not record its longest win and loss: generate it again"};

@@ -22,7 +22,7 @@
 #include <variant>
 #include <vector>
 
-#include "format/table_file.hpp"
+#include "compress/table_file.hpp"
 #include "probe/status.hpp"
 #include "rules/variant.hpp"
 #include "tables/material_signature.hpp"
@@ -38,7 +38,7 @@ using dtb::TableName;
 // generator's exact (.raw) tables included.
 inline std::optional<TableName> probed_table_name(std::string_view name) {
     auto parsed = dtb::parse_table_file_name(name);
-    if (!parsed || parsed->metric == format::Metric::exact) return std::nullopt;
+    if (!parsed || parsed->metric == compress::Metric::exact) return std::nullopt;
     return parsed;
 }
 
@@ -53,12 +53,12 @@ struct TableExtremes {
 // What is wrong with a file named for `name` whose header is `h` (another
 // variant, metric, material, index scheme or position count, or WDL
 // symbols above 2); empty when nothing is.
-std::string header_mismatch(const format::Header& h, const TableName& name);
+std::string header_mismatch(const compress::Header& h, const TableName& name);
 
 // An opened, checked table file and the position index of its signature
 // (built once here rather than at every probe).
 struct OpenTable {
-    std::unique_ptr<format::TableFile> file;
+    std::unique_ptr<compress::TableFile> file;
     std::variant<PositionIndex<Russian>, PositionIndex<International>> index;
 
     template <class V>
@@ -81,18 +81,18 @@ public:
     // The table of `sig` (side to move first) for `metric`, opened and
     // checked on first use: missing_table (naming the file), too_many_pieces,
     // or the reason the file was rejected (corrupt_table, io_error).
-    Outcome<const OpenTable*> table(VariantId variant, const MaterialSignature& sig, format::Metric metric) const;
+    Outcome<const OpenTable*> table(VariantId variant, const MaterialSignature& sig, compress::Metric metric) const;
 
     // Like table(), but never opens a file: the table if it is open now,
     // not_cached (with no message, so nothing is allocated) if it has not
     // been opened yet, the failure it was rejected with if it was. Never
     // waits for a lock: for the conditional probes.
     Outcome<const OpenTable*> table_if_open(VariantId variant, const MaterialSignature& sig,
-                                            format::Metric metric) const;
+                                            compress::Metric metric) const;
 
     // Every table of `variant` for `metric` in the directories with at most
     // `max_pieces` pieces, fewest pieces first (then in signature order).
-    std::vector<TableName> tables_up_to(VariantId variant, int max_pieces, format::Metric metric) const;
+    std::vector<TableName> tables_up_to(VariantId variant, int max_pieces, compress::Metric metric) const;
 
     // The longest win and loss of `sig` (side to move first), from the
     // header of its WDL table, opened on first use like table(): that
@@ -104,7 +104,7 @@ public:
     int max_pieces(VariantId variant) const { return max_pieces_[static_cast<int>(variant)]; }
 
     const std::vector<std::filesystem::path>& dirs() const { return dirs_; }
-    format::BlockCache& cache() const { return *cache_; }
+    compress::BlockCache& cache() const { return *cache_; }
 
 private:
     // One file found in a directory, opened at most once.
@@ -119,12 +119,12 @@ private:
     };
 
     Tablebase() = default;
-    static std::uint32_t key(VariantId variant, const MaterialSignature& sig, format::Metric metric);
+    static std::uint32_t key(VariantId variant, const MaterialSignature& sig, compress::Metric metric);
     Outcome<const OpenTable*> open_slot(Slot& slot) const;
-    Failure not_found(VariantId variant, const MaterialSignature& sig, format::Metric metric) const;
+    Failure not_found(VariantId variant, const MaterialSignature& sig, compress::Metric metric) const;
 
     std::vector<std::filesystem::path> dirs_;
-    std::shared_ptr<format::BlockCache> cache_;
+    std::shared_ptr<compress::BlockCache> cache_;
     Slot* find_slot(std::uint32_t key) const;
 
     std::unordered_map<std::uint32_t, std::unique_ptr<Slot>> slots_;  // immutable after open()

@@ -4,9 +4,9 @@ namespace dtb {
 
 namespace {
 
-std::optional<format::Metric> metric_of_extension(std::string_view extension) {
-    for (const format::Metric m :
-         {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc, format::Metric::exact})
+std::optional<compress::Metric> metric_of_extension(std::string_view extension) {
+    for (const compress::Metric m :
+         {compress::Metric::wdl, compress::Metric::dtw, compress::Metric::dtc, compress::Metric::exact})
         if (metric_extension(m) == extension) return m;
     return std::nullopt;
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "format/format.hpp"
+#include "compress/format.hpp"
 #include "rules/variant.hpp"
 #include "tables/material_signature.hpp"
 
@@ -29,22 +29,22 @@ inline std::string manifest_file_name(VariantId variant, const MaterialSignature
 
 // The extension of a metric's table files: "wdl", "dtw", "dtc", and "raw"
 // for the generator's exact values.
-inline std::string_view metric_extension(format::Metric metric) {
+inline std::string_view metric_extension(compress::Metric metric) {
     switch (metric) {
-        case format::Metric::wdl:
+        case compress::Metric::wdl:
             return "wdl";
-        case format::Metric::dtw:
+        case compress::Metric::dtw:
             return "dtw";
-        case format::Metric::dtc:
+        case compress::Metric::dtc:
             return "dtc";
-        case format::Metric::exact:
+        case compress::Metric::exact:
             return "raw";
     }
     return "dtc";
 }
 
 // "russian-KKKvK.wdl", "international-KMvK.dtw", "russian-KvK.raw".
-inline std::string table_file_name(VariantId variant, const MaterialSignature& sig, format::Metric metric) {
+inline std::string table_file_name(VariantId variant, const MaterialSignature& sig, compress::Metric metric) {
     return table_basename(variant, sig) + "." + std::string(metric_extension(metric));
 }
 
@@ -52,7 +52,7 @@ inline std::string table_file_name(VariantId variant, const MaterialSignature& s
 struct TableName {
     VariantId variant;
     MaterialSignature signature;
-    format::Metric metric;
+    compress::Metric metric;
 };
 
 // The one parser of table file names: the exact spelling table_file_name
@@ -70,10 +70,10 @@ inline std::optional<VariantId> variant_from_file(std::uint8_t byte) {
 
 // The header's four material bytes: the side to move's men and kings, then
 // the other side's.
-inline format::Material file_material(const MaterialSignature& sig) {
+inline compress::Material file_material(const MaterialSignature& sig) {
     return {std::uint8_t(sig.men[0]), std::uint8_t(sig.kings[0]), std::uint8_t(sig.men[1]), std::uint8_t(sig.kings[1])};
 }
-inline MaterialSignature signature_from_file(const format::Material& m) { return {{m[0], m[2]}, {m[1], m[3]}}; }
+inline MaterialSignature signature_from_file(const compress::Material& m) { return {{m[0], m[2]}, {m[1], m[3]}}; }
 
 // WDL file symbols, for the side to move. Positions where the side to move
 // has a capture are don't-care: the probe resolves them by searching the

@@ -82,7 +82,7 @@ const Setup& setup() {
         std::vector<MaterialSignature> sigs;
         for (const auto& entry : std::filesystem::directory_iterator(s.dir)) {
             const auto name = probe::probed_table_name(entry.path().filename().string());
-            if (!name || name->variant != id || name->metric != format::Metric::wdl) continue;
+            if (!name || name->variant != id || name->metric != compress::Metric::wdl) continue;
             if (name->signature.total() > s.pieces) {
                 s.pieces = name->signature.total();
                 sigs.clear();

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "format/table_file.hpp"
+#include "compress/table_file.hpp"
 #include "gen/memory_budget.hpp"
 #include "gen/rule_solver.hpp"
 #include "rules/notation.hpp"
@@ -75,13 +75,13 @@ TEST(DtcTables, VerifyFindsAWrongValueAndADamagedFile) {
 
     // KKvK rewritten, valid checksums, one position's T changed.
     const MaterialSignature kkvk = *MaterialSignature::parse("KKvK");
-    const auto path = dir / table_file_name(VariantId::Russian, kkvk, format::Metric::dtc);
-    auto whole = format::read_whole_table(path);
+    const auto path = dir / table_file_name(VariantId::Russian, kkvk, compress::Metric::dtc);
+    auto whole = compress::read_whole_table(path);
     ASSERT_TRUE(whole);
     std::vector<std::uint16_t> words = whole->words;
     ASSERT_FALSE(words.empty());
     words[100] = words[100] == 0 ? 1 : 0;
-    format::write_table(path, whole->header.table, std::span<const std::uint16_t>(words));
+    compress::write_table(path, whole->header.table, std::span<const std::uint16_t>(words));
     const auto wrong = verify_dtc_tables(VariantId::Russian, dir.path(), log, {kkvk});
     ASSERT_EQ(wrong.size(), 1u);
     EXPECT_EQ(wrong[0].mismatches, 1u);
@@ -104,7 +104,7 @@ TEST(DtcTables, VerifyGoesOnPastAMissingFile) {
     std::ostringstream log;
     build_dtc_tables(VariantId::Russian, all_signatures(VariantId::Russian, 3), dir.path(), 1, log);
     const auto kvk = *MaterialSignature::parse("KvK");
-    std::filesystem::remove(dir / table_file_name(VariantId::Russian, kvk, format::Metric::dtc));
+    std::filesystem::remove(dir / table_file_name(VariantId::Russian, kvk, compress::Metric::dtc));
     const auto reports = verify_dtc_tables(VariantId::Russian, dir.path(), log);
     EXPECT_EQ(reports.size(), all_signatures(VariantId::Russian, 3).size() - 1);  // all but KvK
     int unchecked = 0, checked = 0;

@@ -15,7 +15,7 @@
 #include <set>
 #include <sstream>
 
-#include "format/table_file.hpp"
+#include "compress/table_file.hpp"
 #include "gen/memory_budget.hpp"
 #include "gen/raw_table.hpp"
 #include "gen/verify.hpp"
@@ -169,11 +169,11 @@ TEST(Generate, HeadersRecordTheLongestWinAndLoss) {
         const RawTableHeader raw = read_raw_header(raw_table_path(dir.path(), VariantId::Russian, s.signature));
         EXPECT_EQ(raw.longest_win, s.longest_win) << s.signature.name();
         EXPECT_EQ(raw.longest_loss, s.longest_loss) << s.signature.name();
-        for (const format::Metric m : {format::Metric::wdl, format::Metric::dtw}) {
+        for (const compress::Metric m : {compress::Metric::wdl, compress::Metric::dtw}) {
             auto file =
-                format::TableFile::open(dir.path() / table_file_name(VariantId::Russian, s.signature, m), nullptr);
+                compress::TableFile::open(dir.path() / table_file_name(VariantId::Russian, s.signature, m), nullptr);
             ASSERT_TRUE(file.ok()) << file.error().message;
-            EXPECT_EQ((*file)->header().format_version, format::kFormatVersion);
+            EXPECT_EQ((*file)->header().format_version, compress::kFormatVersion);
             EXPECT_EQ((*file)->header().table.longest_win, s.longest_win) << s.signature.name();
             EXPECT_EQ((*file)->header().table.longest_loss, s.longest_loss) << s.signature.name();
         }
@@ -330,16 +330,16 @@ TEST(Generate, ADamagedSmallerTableStopsTheRunAndIsNamed) {
 // The files users have: rewrites a table's .wdl or .dtw file with one
 // symbol changed, as a buggy solver would write it (every checksum valid).
 void change_symbol(const fs::path& path, std::uint64_t index, std::uint8_t symbol) {
-    auto file = format::TableFile::open(path, nullptr);
+    auto file = compress::TableFile::open(path, nullptr);
     ASSERT_TRUE(file.ok()) << file.error().message;
     std::vector<std::uint8_t> symbols((*file)->position_count());
     ASSERT_FALSE((*file)->read_all(std::span(symbols)));
     symbols[index] = symbol;
-    format::WriterOptions o;
+    compress::WriterOptions o;
     o.positions_per_block = (*file)->header().positions_per_block;
-    const format::TableDescription d = (*file)->header().table;
+    const compress::TableDescription d = (*file)->header().table;
     file->reset();
-    format::write_table(path, d, std::span<const std::uint8_t>(symbols), {}, o);
+    compress::write_table(path, d, std::span<const std::uint8_t>(symbols), {}, o);
 }
 
 TEST(Verify, WorksOnTheDistributedFilesAlone) {
@@ -590,7 +590,7 @@ TEST(Verify, JournalSkipsOnlyWhatItCheckedWithTheSameFiles) {
     const PositionIndex<Russian> index(kkvk);
     std::uint64_t draw = 0;
     {
-        auto wdl = format::TableFile::open(dir.path() / "russian-KKvK.wdl", nullptr);
+        auto wdl = compress::TableFile::open(dir.path() / "russian-KKvK.wdl", nullptr);
         ASSERT_TRUE(wdl.ok());
         std::vector<std::uint8_t> symbols((*wdl)->position_count());
         ASSERT_FALSE((*wdl)->read_all(std::span(symbols)));

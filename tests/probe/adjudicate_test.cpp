@@ -14,7 +14,7 @@
 #include <fstream>
 #include <unordered_map>
 
-#include "format/little_endian.hpp"
+#include "compress/little_endian.hpp"
 #include "gen/generate.hpp"
 #include "gen/raw_table.hpp"
 #include "probe/adjudication_abi.hpp"
@@ -431,7 +431,7 @@ TEST(Adjudicate, LongestWinsComeFromTheTableHeaders) {
         f.read(reinterpret_cast<char*>(header.data()), 128);
         header[8] = 1;
         std::fill(header.begin() + 108, header.begin() + 120, std::uint8_t{0});
-        format::put_u64(header.data() + 120, format::section_checksum({header.data(), 120}));
+        compress::put_u64(header.data() + 120, compress::section_checksum({header.data(), 120}));
         f.seekp(0);
         f.write(reinterpret_cast<const char*>(header.data()), 128);
     }

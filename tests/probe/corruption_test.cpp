@@ -9,7 +9,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "format/format.hpp"
+#include "compress/format.hpp"
 #include "tests/probe/test_support.hpp"
 
 namespace dtb::probe_test {
@@ -129,7 +129,7 @@ TEST_F(Damaged, TruncatedAtEveryLength) {
 
 TEST_F(Damaged, EveryBitOfTheHeader) {
     const auto bytes = pristine(target);
-    for (std::size_t b = 0; b < format::kHeaderSize * 8; ++b) {
+    for (std::size_t b = 0; b < compress::kHeaderSize * 8; ++b) {
         auto damaged = bytes;
         damaged[b / 8] ^= std::uint8_t(1u << (b % 8));
         write_damaged(target, damaged);
@@ -221,7 +221,7 @@ TEST_F(Damaged, WrongMagic) {
 TEST_F(Damaged, WrongVersion) {
     auto bytes = pristine(target);
     bytes[8] = 3;  // format_version 3 (newer than this build), header checksum made valid again
-    const std::uint64_t sum = format::section_checksum({bytes.data(), 120});
+    const std::uint64_t sum = compress::section_checksum({bytes.data(), 120});
     std::memcpy(bytes.data() + 120, &sum, 8);
     write_damaged(target, bytes);
     Handle tb(dir.path());
@@ -239,7 +239,7 @@ TEST_F(Damaged, VersionOneTablesStillProbe) {
         auto bytes = pristine(name);
         bytes[8] = 1;
         std::fill(bytes.begin() + 108, bytes.begin() + 116, std::uint8_t{0});  // reserved in version 1
-        const std::uint64_t sum = format::section_checksum({bytes.data(), 120});
+        const std::uint64_t sum = compress::section_checksum({bytes.data(), 120});
         std::memcpy(bytes.data() + 120, &sum, 8);
         write_damaged(name, bytes);
     }

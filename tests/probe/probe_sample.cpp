@@ -21,8 +21,8 @@
 #include <random>
 #include <thread>
 
+#include "compress/table_file.hpp"
 #include "dtb/probe.h"
-#include "format/table_file.hpp"
 #include "gen/generate.hpp"
 #include "gen/raw_table.hpp"
 #include "probe/convert.hpp"
@@ -48,7 +48,7 @@ template <class V>
 class RawValues {
 public:
     RawValues(const std::filesystem::path& dir, VariantId variant)
-        : dir_(dir), variant_(variant), cache_(std::make_shared<format::BlockCache>(std::size_t{1} << 30)) {}
+        : dir_(dir), variant_(variant), cache_(std::make_shared<compress::BlockCache>(std::size_t{1} << 30)) {}
 
     // The raw value of `pos` for its side to move (0 when it has no piece).
     int value(const Position<V>& pos) {
@@ -62,7 +62,7 @@ public:
 
 private:
     struct Table {
-        std::unique_ptr<format::TableFile> file;
+        std::unique_ptr<compress::TableFile> file;
         PositionIndex<V> index;
     };
     const Table& table(const MaterialSignature& sig) {
@@ -71,14 +71,14 @@ private:
         if (it != tables_.end()) return it->second;
         const auto path = raw_table_path(dir_, variant_, sig);
         read_raw_header(path);  // checks that it is an exact table
-        auto file = format::TableFile::open(path, cache_);
+        auto file = compress::TableFile::open(path, cache_);
         if (!file) throw std::runtime_error(file.error().message);
         return tables_.emplace(sig, Table{std::move(*file), PositionIndex<V>(sig)}).first->second;
     }
 
     std::filesystem::path dir_;
     VariantId variant_;
-    std::shared_ptr<format::BlockCache> cache_;
+    std::shared_ptr<compress::BlockCache> cache_;
     std::mutex mutex_;
     std::map<MaterialSignature, Table> tables_;  // nodes never move: references stay valid
 };
@@ -100,7 +100,7 @@ int run(const Options& o) {
     std::vector<std::uint64_t> sizes;
     for (const auto& entry : std::filesystem::directory_iterator(o.dir)) {
         const auto name = parse_table_file_name(entry.path().filename().string());
-        if (!name || name->variant != o.variant || name->metric != format::Metric::exact) continue;
+        if (!name || name->variant != o.variant || name->metric != compress::Metric::exact) continue;
         if (name->signature.total() != o.pieces) continue;
         sigs.push_back(name->signature);
         sizes.push_back(PositionIndex<V>(name->signature).size());

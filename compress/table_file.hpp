@@ -4,10 +4,10 @@
 // mirrored by format.hpp; every file dtb writes goes through atomic_file.hpp.
 #pragma once
 
-#include "format/atomic_file.hpp"
-#include "format/block_cache.hpp"
-#include "format/error.hpp"
-#include "format/format.hpp"
-#include "format/reader.hpp"
-#include "format/whole_table.hpp"
-#include "format/writer.hpp"
+#include "compress/atomic_file.hpp"
+#include "compress/block_cache.hpp"
+#include "compress/error.hpp"
+#include "compress/format.hpp"
+#include "compress/reader.hpp"
+#include "compress/whole_table.hpp"
+#include "compress/writer.hpp"

@@ -1,4 +1,4 @@
-#include "format/block_cache.hpp"
+#include "compress/block_cache.hpp"
 
 #include <sys/mman.h>
 
@@ -8,9 +8,9 @@
 #include <limits>
 #include <new>
 
-#include "format/format.hpp"
+#include "compress/format.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 
 namespace {
 
@@ -408,4 +408,4 @@ std::size_t BlockCache::free_bytes() const {
     return capacity_ - held_bytes_;
 }
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

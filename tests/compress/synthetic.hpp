@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <vector>
 
-namespace dtb::format::synthetic {
+namespace dtb::compress::synthetic {
 
 struct Table {
     std::vector<std::uint16_t> values;    // WDL in 0..2, or DTW in 0..~300
@@ -70,4 +70,4 @@ inline Table make(std::size_t positions, bool dtw, std::uint64_t seed = 1) {
     return t;
 }
 
-}  // namespace dtb::format::synthetic
+}  // namespace dtb::compress::synthetic

@@ -6,11 +6,11 @@
 #include <cstring>
 #include <memory>
 
-#include "format/table_file.hpp"
-#include "tests/format/synthetic.hpp"
-#include "tests/format/test_util.hpp"
+#include "compress/table_file.hpp"
+#include "tests/compress/synthetic.hpp"
+#include "tests/compress/test_util.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 namespace {
 
 using testing::ScratchDir;
@@ -264,4 +264,4 @@ TEST(Corruption, MissingFileAndDirectory) {
 }
 
 }  // namespace
-}  // namespace dtb::format
+}  // namespace dtb::compress

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
+#include "compress/format.hpp"
 #include "tests/scratch_dir.hpp"
 
-namespace dtb::format::testing {
+namespace dtb::compress::testing {
 
 using test_support::ScratchDir;
 
@@ -41,4 +41,4 @@ inline TableDescription sample_description(Metric metric = Metric::wdl) {
     return d;
 }
 
-}  // namespace dtb::format::testing
+}  // namespace dtb::compress::testing

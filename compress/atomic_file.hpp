@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace dtb::format {
+namespace dtb::compress {
 
 // Any failure to write a file; the message names the file and the cause.
 class WriteError : public std::runtime_error {
@@ -50,4 +50,4 @@ private:
 void write_file_atomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 void write_file_atomically(const std::filesystem::path& path, std::string_view text);
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

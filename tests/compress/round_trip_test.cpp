@@ -4,11 +4,11 @@
 #include <memory>
 #include <random>
 
-#include "format/table_file.hpp"
-#include "tests/format/synthetic.hpp"
-#include "tests/format/test_util.hpp"
+#include "compress/table_file.hpp"
+#include "tests/compress/synthetic.hpp"
+#include "tests/compress/test_util.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 namespace {
 
 using testing::ScratchDir;
@@ -309,4 +309,4 @@ TEST(Writer, RejectsBadOptions) {
 }
 
 }  // namespace
-}  // namespace dtb::format
+}  // namespace dtb::compress

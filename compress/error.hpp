@@ -9,7 +9,7 @@
 #include <utility>
 #include <variant>
 
-namespace dtb::format {
+namespace dtb::compress {
 
 enum class ErrorCode : std::uint8_t {
     io,                   // the file could not be opened, read or mapped
@@ -57,4 +57,4 @@ private:
     std::variant<T, E> v_;
 };
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

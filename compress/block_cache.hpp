@@ -53,7 +53,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace dtb::format {
+namespace dtb::compress {
 
 class BlockCache {
 public:
@@ -171,4 +171,4 @@ private:
     std::uint64_t evictions_ = 0;
 };
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

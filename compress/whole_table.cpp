@@ -1,4 +1,4 @@
-#include "format/whole_table.hpp"
+#include "compress/whole_table.hpp"
 
 #include <omp.h>
 #include <sys/mman.h>
@@ -6,9 +6,9 @@
 #include <cstring>
 #include <string>
 
-#include "format/reader.hpp"
+#include "compress/reader.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 
 // TableFile::read_all is defined here, beside its one user, rather than in
 // reader.cpp: it needs OpenMP, and the probe library that engines link
@@ -84,4 +84,4 @@ Result<WholeTable> read_whole_table(const std::filesystem::path& path, int threa
     return table;
 }
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

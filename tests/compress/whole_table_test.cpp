@@ -6,11 +6,11 @@
 #include <cstring>
 #include <random>
 
-#include "format/little_endian.hpp"
-#include "format/table_file.hpp"
-#include "tests/format/test_util.hpp"
+#include "compress/little_endian.hpp"
+#include "compress/table_file.hpp"
+#include "tests/compress/test_util.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 namespace {
 
 using testing::ScratchDir;
@@ -170,4 +170,4 @@ TEST(AtomicFile, WritesWholeFilesAndLeavesNoTemporary) {
 }
 
 }  // namespace
-}  // namespace dtb::format
+}  // namespace dtb::compress

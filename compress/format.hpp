@@ -12,9 +12,9 @@
 #include <span>
 #include <string_view>
 
-#include "format/error.hpp"
+#include "compress/error.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'D', 'T', 'B', '\r', '\n', 0x1A, '\n'};
 // The version written. Version 1 files (no longest win and loss) are read too.
@@ -116,4 +116,4 @@ inline std::uint16_t decode_symbol(const std::uint8_t* block, std::uint32_t posi
     return static_cast<std::uint16_t>(block[j] | (block[positions + j] << 8));
 }
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

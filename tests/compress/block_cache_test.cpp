@@ -7,11 +7,11 @@
 #include <random>
 #include <thread>
 
-#include "format/table_file.hpp"
-#include "tests/format/synthetic.hpp"
-#include "tests/format/test_util.hpp"
+#include "compress/table_file.hpp"
+#include "tests/compress/synthetic.hpp"
+#include "tests/compress/test_util.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 namespace {
 
 std::vector<std::uint8_t> block_of(std::size_t size, std::uint8_t fill) {
@@ -246,4 +246,4 @@ TEST(ConcurrentReads, EightThreadsSmallSharedCache) {
 }
 
 }  // namespace
-}  // namespace dtb::format
+}  // namespace dtb::compress

@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <vector>
 
-#include "format/error.hpp"
-#include "format/format.hpp"
+#include "compress/error.hpp"
+#include "compress/format.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 
 struct WholeTable {
     Header header;
@@ -23,4 +23,4 @@ struct WholeTable {
 // OpenMP threads, 0 for OpenMP's default). Errors name the file.
 Result<WholeTable> read_whole_table(const std::filesystem::path& path, int threads = 0);
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

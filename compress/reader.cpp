@@ -1,4 +1,4 @@
-#include "format/reader.hpp"
+#include "compress/reader.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -12,9 +12,9 @@
 #include <cstring>
 #include <string>
 
-#include "format/little_endian.hpp"
+#include "compress/little_endian.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 
 namespace {
 
@@ -191,4 +191,4 @@ std::optional<Error> TableFile::verify() const {
     return std::nullopt;
 }
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace dtb::format {
+namespace dtb::compress {
 
 // Stores `value` at `out`, sizeof(T) bytes, least significant first.
 template <std::unsigned_integral T>
@@ -31,4 +31,4 @@ inline constexpr std::uint16_t get_u16(const std::uint8_t* in) { return get_le<s
 inline constexpr std::uint32_t get_u32(const std::uint8_t* in) { return get_le<std::uint32_t>(in); }
 inline constexpr std::uint64_t get_u64(const std::uint8_t* in) { return get_le<std::uint64_t>(in); }
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

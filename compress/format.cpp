@@ -1,13 +1,13 @@
-#include "format/format.hpp"
+#include "compress/format.hpp"
 
 #include <xxhash.h>
 
 #include <cstring>
 #include <string>
 
-#include "format/little_endian.hpp"
+#include "compress/little_endian.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 
 std::string_view to_string(ErrorCode code) {
     switch (code) {
@@ -195,4 +195,4 @@ Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint64_t 
     return h;
 }
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

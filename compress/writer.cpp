@@ -1,4 +1,4 @@
-#include "format/writer.hpp"
+#include "compress/writer.hpp"
 
 #include <omp.h>
 #include <xxhash.h>
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "format/little_endian.hpp"
+#include "compress/little_endian.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 
 DontCare DontCare::bitmap(std::span<const std::uint64_t> bits) {
     DontCare d;
@@ -336,4 +336,4 @@ Header write_table(const std::filesystem::path& path, const TableDescription& ta
     return write_impl<std::uint16_t>(path, table, position_count, source, dont_care, options);
 }
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

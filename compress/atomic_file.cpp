@@ -1,4 +1,4 @@
-#include "format/atomic_file.hpp"
+#include "compress/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-namespace dtb::format {
+namespace dtb::compress {
 
 AtomicFile::AtomicFile(std::filesystem::path path, bool durable) : final_(std::move(path)), durable_(durable) {
     temp_ = final_;
@@ -61,4 +61,4 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view t
     write_file_atomically(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
 }
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

@@ -11,11 +11,11 @@
 #include <span>
 #include <vector>
 
-#include "format/block_cache.hpp"
-#include "format/error.hpp"
-#include "format/format.hpp"
+#include "compress/block_cache.hpp"
+#include "compress/error.hpp"
+#include "compress/format.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 
 class TableFile {
 public:
@@ -101,4 +101,4 @@ private:
     BlockCache::Table* cache_table_ = nullptr;  // this table's directory in cache_
 };
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

@@ -10,10 +10,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "format/atomic_file.hpp"  // WriteError
-#include "format/format.hpp"
+#include "compress/atomic_file.hpp"  // WriteError
+#include "compress/format.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 
 // Which positions are "don't care": the probe never takes their value from
 // the table, so the writer may store whatever compresses best there. It is
@@ -66,7 +66,7 @@ private:
 struct WriterOptions {
     // A power of two in [64, 2^20]. 4096 decodes in about 2 us (WDL) or 3 us
     // (DTW, 2-byte symbols) on synthetic data; larger blocks compress
-    // better but make every cold probe slower (see format/bench/).
+    // better but make every cold probe slower (see compress/bench/).
     std::uint32_t positions_per_block = 4096;
     // zstd level: 15 was as small as 19 and 22 on synthetic tables at twice
     // the speed of 19; below 15 the files grow by a quarter or more.
@@ -119,4 +119,4 @@ Header write_table(const std::filesystem::path& path, const TableDescription& ta
                    const SymbolSource<std::uint16_t>& source, const DontCare& dont_care = {},
                    const WriterOptions& options = {});
 
-}  // namespace dtb::format
+}  // namespace dtb::compress

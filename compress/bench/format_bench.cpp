@@ -1,5 +1,5 @@
 // Read latency and write throughput of table files on synthetic tables
-// (tests/format/synthetic.hpp), to choose the block size and zstd level.
+// (tests/compress/synthetic.hpp), to choose the block size and zstd level.
 // Re-run on real tables once the generator writes them: the synthetic data
 // only approximates their structure. Run:
 //   build-bench/bin/compress_bench --benchmark_counters_tabular=true
@@ -15,10 +15,10 @@
 #include <string>
 #include <tuple>
 
-#include "format/table_file.hpp"
-#include "tests/format/synthetic.hpp"
+#include "compress/table_file.hpp"
+#include "tests/compress/synthetic.hpp"
 
-namespace dtb::format {
+namespace dtb::compress {
 namespace {
 
 constexpr std::size_t kPositions = std::size_t{1} << 22;  // 4 M positions: 4 or 8 MiB raw
@@ -145,13 +145,13 @@ BENCHMARK(BM_ReadCold)->Apply(block_sizes)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Verify)->Args({4096, 0})->Args({4096, 1})->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace dtb::format
+}  // namespace dtb::compress
 
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    std::filesystem::remove_all(dtb::format::bench_dir());
+    std::filesystem::remove_all(dtb::compress::bench_dir());
     return 0;
 }
