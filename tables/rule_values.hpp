@@ -1,5 +1,5 @@
 // Values under the move-count draw rules (docs/VALUES.md), as the generator
-// (gen/rule_solver.hpp) and the probe (probe/rule_tables.hpp) share them:
+// (gen/rule_solver.hpp) and the probe (probe/dtc_tables.hpp) share them:
 // what is stored per position, its 16-bit symbol in the .dtc files
 // (docs/FORMAT.md), and RuleJudge, which answers the value of a position
 // under any counts from the stored values of its table and the tables its
@@ -28,6 +28,7 @@
 #include "rules/draw_tracker.hpp"
 #include "rules/movegen.hpp"
 #include "tables/position_index.hpp"
+#include "tables/values.hpp"
 
 namespace dtb {
 
@@ -49,24 +50,19 @@ struct Timed {
     friend bool operator==(const Timed&, const Timed&) = default;
 };
 
-// Collects the moves' results: the fastest win, else a draw, else the
+// Collects the moves' results by the one min-max rule of
+// tables/values.hpp (BestOutcome): the fastest win, else a draw, else the
 // slowest loss (no move at all: lost at once).
-struct TimedChoice {
-    int fastest_win = -1, slowest_loss = -1;
-    bool draw = false;
+struct TimedChoice : BestOutcome {
     void add(Timed t) {
         if (t.wdl > 0)
-            fastest_win = fastest_win < 0 ? t.plies : std::min(fastest_win, t.plies);
+            add_win(t.plies);
         else if (t.wdl < 0)
-            slowest_loss = std::max(slowest_loss, t.plies);
+            add_loss(t.plies);
         else
-            draw = true;
+            add_draw();
     }
-    Timed result() const {
-        if (fastest_win >= 0) return {1, fastest_win};
-        if (draw) return {};
-        return {-1, std::max(slowest_loss, 0)};
-    }
+    Timed result() const { return {std::int8_t(wdl()), plies()}; }
 };
 
 inline constexpr int kNoLimit = 1 << 20;

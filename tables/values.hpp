@@ -36,32 +36,45 @@ constexpr bool better(int a, int b) {
     return rank(a) > rank(b);
 }
 
-// The value rule: a position's value from the values of the positions its
-// moves lead to (each for the side to move there). The fastest win (least
-// loss + 1), else a draw, else the longest loss (greatest win + 1); with no
-// move at all the side to move has lost (0). add() each child, then read
-// value(); the fields say what the children offered so far.
-struct ChildValues {
-    int fastest_win = -1;   // least losing child + 1; -1: none yet
-    int longest_loss = -1;  // greatest winning child + 1; -1: none yet
-    bool draw = false;      // a child is drawn
+// The min-max rule, once for every measure the project keeps: of what a
+// side's moves lead to, each a win or a loss in some number of plies (for
+// the side making the move) or a draw, the best is the fastest win, else a
+// draw, else the slowest loss; with no move at all the side has lost at
+// once (a loss in 0). ChildValues applies it to DTW values, TimedChoice
+// (tables/rule_values.hpp) to the distances to conversion.
+struct BestOutcome {
+    int fastest_win = -1;   // plies of the fastest win offered; -1: none yet
+    int longest_loss = -1;  // plies of the slowest loss offered; -1: none yet
+    bool draw = false;      // a draw is offered
 
-    constexpr void add(int child) {
-        if (child == kDraw)
-            draw = true;
-        else if (child % 2 == 0)
-            fastest_win = fastest_win < 0 ? child + 1 : std::min(fastest_win, child + 1);
-        else
-            longest_loss = std::max(longest_loss, child + 1);
-    }
+    constexpr void add_win(int plies) { fastest_win = fastest_win < 0 ? plies : std::min(fastest_win, plies); }
+    constexpr void add_loss(int plies) { longest_loss = std::max(longest_loss, plies); }
+    constexpr void add_draw() { draw = true; }
 
     constexpr bool empty() const { return fastest_win < 0 && longest_loss < 0 && !draw; }
 
-    constexpr int value() const {
-        if (fastest_win >= 0) return fastest_win;
-        if (draw) return kDraw;
-        return longest_loss >= 0 ? longest_loss : 0;
+    // The best: 1 (a win in plies() plies), 0 (a draw), -1 (a loss in plies()).
+    constexpr int wdl() const { return fastest_win >= 0 ? 1 : draw ? 0 : -1; }
+    constexpr int plies() const { return fastest_win >= 0 ? fastest_win : draw ? 0 : std::max(longest_loss, 0); }
+};
+
+// The value rule: a position's value from the values of the positions its
+// moves lead to (each for the side to move there), by BestOutcome: the
+// fastest win (least loss + 1), else a draw, else the longest loss
+// (greatest win + 1); with no move at all the side to move has lost (0).
+// add() each child, then read value(); the fields say what the children
+// offered so far.
+struct ChildValues : BestOutcome {
+    constexpr void add(int child) {
+        if (child == kDraw)
+            add_draw();
+        else if (child % 2 == 0)
+            add_win(child + 1);
+        else
+            add_loss(child + 1);
     }
+
+    constexpr int value() const { return wdl() == 0 ? kDraw : plies(); }
 };
 
 template <class Range>
