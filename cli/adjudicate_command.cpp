@@ -2,22 +2,23 @@
 // to a position with the tables, to the games of a PDN file, or over a
 // whole table as a report.
 //
-//   --fen FEN --moves-played K   goes through dtb_adjudicate (dtb/probe.h),
-//                                the call an engine makes, so that what the
-//                                program prints is what engines get;
+//   --fen FEN --moves-played K   goes through dtb_adjudicate_position
+//                                (dtb/adjudication.h), the call an engine
+//                                makes, so that what the program prints is
+//                                what engines get;
 //   --pdn FILE                   replays each game (rules/game_replay.hpp;
 //                                counts only; with --dir also the tables'
 //                                answers with the game's counts, exact to
 //                                the ply: where the count began, the move
-//                                that let a win slip, the end of the record);
+//                                that let a win slip, the end of the record:
+//                                adjudication/facade.hpp's review_game);
 //   --report SIG                 counts the positions of a table won within
 //                                each limit the rules set for its material
-//                                (probe/material_report.hpp).
+//                                (adjudication/facade.hpp's material_report).
 //
-// The answers are computed elsewhere as values; this file puts them into
-// words and JSON.
+// The answers are computed in adjudication/ as values, through its C API and
+// its facade on the C handle; this file puts them into words and JSON.
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -25,17 +26,15 @@
 #include <optional>
 #include <sstream>
 
+#include "adjudication/facade.hpp"
 #include "cli/c_api.hpp"
 #include "cli/draw_rule_text.hpp"
 #include "cli/options.hpp"
 #include "cli/pdn_input.hpp"
 #include "cli/position_json.hpp"
 #include "cli/position_query.hpp"
+#include "dtb/adjudication.h"
 #include "dtb/probe.h"
-#include "probe/adjudicate.hpp"
-#include "probe/adjudication_abi.hpp"
-#include "probe/material_report.hpp"
-#include "probe/tablebase.hpp"
 #include "rules/game_replay.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
@@ -44,8 +43,7 @@ namespace dtb {
 
 namespace {
 
-// What the command line asked for (not probe::AdjudicateOptions, which is
-// what one adjudication needs).
+// What the command line asked for.
 struct AdjudicateCommandOptions {
     std::string variant;
     std::vector<std::string> dirs;
@@ -70,7 +68,8 @@ public:
     // runtime_error when the tables cannot answer (exit 1).
     dtb_adjudication adjudicate(const dtb_position& pos, int moves, int king_moves, int conversion_moves) const {
         dtb_adjudication a;
-        const int s = dtb_adjudicate_counts(tb_, &pos, moves, king_moves, conversion_moves, &a);
+        const dtb_counts counts = adjudication::counts_in_moves(moves, king_moves, conversion_moves);
+        const int s = dtb_adjudicate_position(tb_, &pos, &counts, &a);
         if (s == DTB_BAD_POSITION || s == DTB_BAD_ARGUMENT) throw InputError(dtb_error_message(tb_));
         if (s != DTB_OK) throw std::runtime_error(dtb_error_message(tb_));
         return a;
@@ -86,6 +85,28 @@ public:
 private:
     OpenTables tables_;
     dtb_tablebase* tb_;
+};
+
+// A handle on the tables for --pdn and --report, which read many positions:
+// a 256 MiB cache. Any failure to open is the tables' (exit 1).
+class TableHandle {
+public:
+    explicit TableHandle(const std::vector<std::string>& dirs) {
+        std::vector<const char*> paths;
+        for (const std::string& d : dirs) paths.push_back(d.c_str());
+        const dtb_options options{std::size_t{256} << 20};
+        char err[4096];
+        if (dtb_open(paths.data(), paths.size(), &options, &tb_, err, sizeof err) != DTB_OK)
+            throw std::runtime_error(err);
+    }
+    ~TableHandle() { dtb_close(tb_); }
+    TableHandle(const TableHandle&) = delete;
+    TableHandle& operator=(const TableHandle&) = delete;
+
+    dtb_tablebase* get() const { return tb_; }
+
+private:
+    dtb_tablebase* tb_ = nullptr;
 };
 
 dtb_position c_position(int variant, const std::string& fen) {
@@ -170,22 +191,8 @@ struct GameResult {
     int number = 0;
     const PdnGame<V>* game = nullptr;
     GameReplay<V> replay;
-    // With --dir: the tables' answer at a moment of the game (the position
-    // after `ply` plies), or why they could not give it.
-    struct Moment {
-        int ply = 0;
-        std::string fen;
-        int conversion_plies = 0, king_plies = 0;
-        std::optional<dtb_adjudication> answer;
-        std::string error;
-    };
-    std::optional<Moment> at_start;  // where the deciding count began (a draw by a count)
-    std::optional<Moment> at_end;    // the end of the record (no draw; a count runs and the tables cover it)
-    // The plies whose move let a win under the counts slip, from where the
-    // count began to the draw: after each the stronger side, which could
-    // win a ply before, could not any more (the other side may give the
-    // win back). nullopt: not asked, or the tables could not say exactly.
-    std::optional<std::vector<int>> slips;
+    // With --dir: the tables' answers (review_game).
+    adjudication::GameReview review;
 };
 
 // The ply-th ply of the game, as its record writes it.
@@ -201,8 +208,7 @@ Json ply_json(const PdnGame<V>& game, int ply) {
     return Json{{"ply", ply}, {"move_number", move_number}, {"side", color_word(side)}, {"move", ply_text(game, ply)}};
 }
 
-template <class V>
-Json moment_json(const typename GameResult<V>::Moment& m) {
+Json moment_json(const adjudication::GameMoment& m) {
     Json j{{"fen", m.fen},
            {"ply", m.ply},
            {"counts", {{"plies_since_conversion", m.conversion_plies}, {"plies_of_kings_only", m.king_plies}}}};
@@ -241,12 +247,12 @@ Json draw_json(const GameResult<V>& g) {
     } else {
         j["count_started"] = nullptr;
     }
-    if (g.at_start) {
-        j["at_count_start"] = moment_json<V>(*g.at_start);
+    if (g.review.at_start) {
+        j["at_count_start"] = moment_json(*g.review.at_start);
         Json slips = nullptr;
-        if (g.slips) {
+        if (g.review.slips) {
             slips = Json::array();
-            for (int ply : *g.slips) slips.push_back(ply_json(*g.game, ply));
+            for (int ply : *g.review.slips) slips.push_back(ply_json(*g.game, ply));
         }
         j["wins_slipped"] = slips;
     }
@@ -265,13 +271,12 @@ Json game_json(const GameResult<V>& g, bool asked) {
         j["move_number"] = nullptr;
         j["side"] = nullptr;
         j["reason"] = "no draw by rule in the " + std::to_string(g.game->plies.size()) + " plies of the record";
-        if (asked) j["at_end"] = g.at_end ? moment_json<V>(*g.at_end) : Json(nullptr);
+        if (asked) j["at_end"] = g.review.at_end ? moment_json(*g.review.at_end) : Json(nullptr);
     }
     return j;
 }
 
-template <class V>
-std::string moment_text(const typename GameResult<V>::Moment& m) {
+std::string moment_text(const adjudication::GameMoment& m) {
     return "(" + m.fen + "): " + (m.answer ? verdict_text(*m.answer) : "the tables could not say: " + m.error);
 }
 
@@ -292,7 +297,7 @@ void print_game(const GameResult<V>& g) {
     };
     if (!g.replay.draw) {
         std::cout << "  No draw by rule.\n";
-        if (g.at_end) std::cout << "  At the end of the record " << moment_text<V>(*g.at_end) << '\n';
+        if (g.review.at_end) std::cout << "  At the end of the record " << moment_text(*g.review.at_end) << '\n';
         return;
     }
     const DrawReached& draw = *g.replay.draw;
@@ -301,81 +306,17 @@ void print_game(const GameResult<V>& g) {
     for (std::size_t i : draw.also) std::cout << "  Also by rule " << V::draw_rules[i].id << " at that move.\n";
     if (int after = int(game.plies.size()) - draw.ply; after > 0)
         std::cout << "  (The record goes on for " << after << (after == 1 ? " more ply.)\n" : " more plies.)\n");
-    if (g.at_start) std::cout << "  Where the count began " << moment_text<V>(*g.at_start) << '\n';
-    if (g.slips)
-        for (int ply : *g.slips)
+    if (g.review.at_start) std::cout << "  Where the count began " << moment_text(*g.review.at_start) << '\n';
+    if (g.review.slips)
+        for (int ply : *g.review.slips)
             std::cout << "  The win slipped at " << move_words(ply)
                       << ": after it the counts left the stronger side no win.\n";
 }
 
-// The tables' answer after `ply` plies of the game, with the counts as they
-// stood then (probe::adjudicate_in_game). nullopt where the tables do not
-// cover the position (more pieces than any present).
-template <class V>
-std::optional<typename GameResult<V>::Moment> ask_at(const GameResult<V>& g, const probe::Tablebase& tb, int variant,
-                                                     int ply, bool quiet_when_uncovered) {
-    const Position<V> pos = GameReplay<V>::position_after(*g.game, ply);
-    const DrawCounts<V>& counts = g.replay.counts[std::size_t(ply)];
-    typename GameResult<V>::Moment m;
-    m.ply = ply;
-    m.fen = to_fen(pos);
-    m.conversion_plies = counts.plies_since_conversion();
-    m.king_plies = counts.plies_of_kings_only();
-    auto a = probe::adjudicate_in_game(tb, pos, counts);
-    if (a) {
-        dtb_adjudication c;
-        probe::adjudication_to_c(V::draw_rules, variant, *a, c);
-        m.answer = c;
-    } else {
-        if (quiet_when_uncovered && a.error().status == probe::Status::too_many_pieces) return std::nullopt;
-        m.error = a.error().message;
-    }
-    return m;
-}
-
-// With the tables: could the stronger side still win when the count began,
-// with the counts as they stood, and which moves let a win slip on the way
-// to the draw? At the end of a record with no draw: the counts running
-// then, judged.
-template <class V>
-void ask_tables(GameResult<V>& g, const probe::Tablebase& tb, int variant) {
-    if (!g.replay.draw) {
-        const int last = int(g.replay.counts.size()) - 1;
-        if (game_over(GameReplay<V>::position_after(*g.game, last))) return;  // a game won: no count runs
-        auto end = ask_at(g, tb, variant, last, true);
-        if (end && (!end->answer || end->answer->rule >= 0)) g.at_end = end;
-        return;
-    }
-    if (!g.replay.count_start) return;
-    const DrawReached& draw = *g.replay.draw;
-    g.at_start = ask_at(g, tb, variant, draw.count_start_ply, false);
-    if (!g.at_start->answer || !g.at_start->answer->exact) return;
-    // The position the draw ended stood no win; a move into it that came
-    // from a win let it slip too.
-    std::vector<int> slips;
-    bool won = g.at_start->answer->winnable;
-    for (int ply = draw.count_start_ply + 1; ply <= draw.ply; ++ply) {
-        bool now = false;
-        if (ply < draw.ply) {
-            const auto m = ask_at(g, tb, variant, ply, false);
-            if (!m || !m->answer || !m->answer->exact) return;
-            now = m->answer->winnable;
-        }
-        if (won && !now) slips.push_back(ply);
-        won = now;
-    }
-    g.slips = std::move(slips);
-}
-
 template <class V>
 void run_pdn_for(const AdjudicateCommandOptions& o) {
-    std::unique_ptr<probe::Tablebase> tables;  // null: no --dir
-    if (!o.dirs.empty()) {
-        std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
-        auto tb = probe::Tablebase::open(dirs, std::size_t{256} << 20);
-        if (!tb) throw std::runtime_error(tb.error().message);
-        tables = std::move(*tb);
-    }
+    std::unique_ptr<TableHandle> tables;  // null: no --dir
+    if (!o.dirs.empty()) tables = std::make_unique<TableHandle>(o.dirs);
     int drawn = 0;
     const auto count = for_each_pdn_game<V>(o.pdn, o.encoding, o.json, [&](int number, const PdnGame<V>& game) {
         GameResult<V> g;
@@ -383,7 +324,7 @@ void run_pdn_for(const AdjudicateCommandOptions& o) {
         g.game = &game;
         g.replay = replay_game(game);
         if (g.replay.draw) ++drawn;
-        if (tables) ask_tables(g, *tables, c_variant(o.variant));
+        if (tables) g.review = adjudication::review_game(tables->get(), game, g.replay);
         if (o.json)
             print_json(game_json(g, tables != nullptr));
         else
@@ -398,24 +339,24 @@ void run_pdn_for(const AdjudicateCommandOptions& o) {
 // --------------------------------------------------------------------------
 // --report
 
-const char* class_name(probe::PositionClass c) {
+const char* class_name(adjudication::PositionClass c) {
     switch (c) {
-        case probe::PositionClass::all:
+        case adjudication::PositionClass::all:
             return "all positions";
-        case probe::PositionClass::stronger_king_on_road:
+        case adjudication::PositionClass::stronger_king_on_road:
             return "a king of the stronger side on the main road";
-        case probe::PositionClass::lone_king_on_road:
+        case adjudication::PositionClass::lone_king_on_road:
             return "the lone king on the main road";
     }
     return "";
 }
 
 template <class V>
-Json report_json(const probe::MaterialReport& report) {
+Json report_json(const adjudication::MaterialReport& report) {
     Json sides = Json::array();
-    for (const probe::ReportSide& side : report.sides) {
+    for (const adjudication::ReportSide& side : report.sides) {
         Json rows = Json::array();
-        for (const probe::ReportRow& row : side.rows) {
+        for (const adjudication::ReportRow& row : side.rows) {
             Json within = Json::object();
             for (const auto& [l, n] : row.within) within[std::to_string(l)] = n;
             rows.push_back(Json{{"positions_with", class_name(row.which)},
@@ -441,14 +382,14 @@ Json report_json(const probe::MaterialReport& report) {
                 {"sides", sides}};
 }
 
-void print_report_side(const probe::MaterialReport& report, const probe::ReportSide& side) {
+void print_report_side(const adjudication::MaterialReport& report, const adjudication::ReportSide& side) {
     std::cout << "\nWith " << (side.stronger_to_move ? "the stronger side" : "the other side") << " to move ("
               << side.table.name() << "):\n";
     std::cout << "  " << std::left << std::setw(46) << "positions" << std::right << std::setw(10) << "count"
               << std::setw(10) << "won";
     for (int l : report.limits) std::cout << std::setw(10) << ("<=" + std::to_string(l));
     std::cout << std::setw(10) << "drawn" << std::setw(10) << "lost" << std::setw(9) << "longest" << '\n';
-    for (const probe::ReportRow& row : side.rows) {
+    for (const adjudication::ReportRow& row : side.rows) {
         std::cout << "  " << std::left << std::setw(46) << class_name(row.which) << std::right << std::setw(10)
                   << row.positions << std::setw(10) << row.won;
         for (const auto& [l, n] : row.within) std::cout << std::setw(10) << n;
@@ -458,7 +399,7 @@ void print_report_side(const probe::MaterialReport& report, const probe::ReportS
 }
 
 template <class V>
-void print_report(const probe::MaterialReport& report) {
+void print_report(const adjudication::MaterialReport& report) {
     const MaterialSignature& sig = report.strong_first;
     std::cout << V::name << " " << sig.name() << ": the stronger side ("
               << std::string(sig.kings[0], 'K') + std::string(sig.men[0], 'M')
@@ -469,7 +410,7 @@ void print_report(const probe::MaterialReport& report) {
         std::cout << (i ? "; " : " ") << r.id << ": " << moves_text(r.limit);
     }
     std::cout << '\n';
-    for (const probe::ReportSide& side : report.sides) print_report_side(report, side);
+    for (const adjudication::ReportSide& side : report.sides) print_report_side(report, side);
     std::cout << "\n(\"<=N\": won within N moves of the stronger side; \"longest\": the most moves a win needs.)\n";
 }
 
@@ -477,15 +418,12 @@ template <class V>
 void run_report_for(const AdjudicateCommandOptions& o) {
     const auto sig = MaterialSignature::parse(o.report);
     if (!sig) throw InputError("--report " + o.report + ": not a material signature (like KKKvK)");
-    std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
-    auto tb = probe::Tablebase::open(dirs, std::size_t{256} << 20);
-    if (!tb) throw std::runtime_error(tb.error().message);
-    const auto report = probe::material_report<V>(**tb, *sig);
-    if (!report) throw std::runtime_error(report.error().message);
+    const TableHandle tables(o.dirs);
+    const adjudication::MaterialReport report = adjudication::material_report(tables.get(), V::id, *sig);
     if (o.json)
-        print_json(report_json<V>(*report));
+        print_json(report_json<V>(report));
     else
-        print_report<V>(*report);
+        print_report<V>(report);
 }
 
 void run_adjudicate(const AdjudicateCommandOptions& o) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "dtb/adjudication.h"
 #include "dtb/probe.h"
 
 namespace dtb {
@@ -43,7 +44,8 @@ inline int c_variant(const std::string& variant) {
 // "win", "draw" or "loss" for DTB_WIN, DTB_DRAW, DTB_LOSS.
 inline const char* wdl_word(int wdl) { return wdl == DTB_WIN ? "win" : wdl == DTB_DRAW ? "draw" : "loss"; }
 
-// The verdict of an adjudication in words (dtb_adjudication_verdict).
+// The verdict of an adjudication in words (dtb_adjudication_verdict of
+// dtb/adjudication.h).
 inline std::string verdict_text(const dtb_adjudication& a) {
     std::size_t needed = 0;
     if (dtb_adjudication_verdict(&a, nullptr, 0, &needed) != DTB_BUFFER_TOO_SMALL)

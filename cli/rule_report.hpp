@@ -1,8 +1,11 @@
 // What the move-count draw rules change, table by table (docs/VALUES.md 3):
-// the rule-aware value of every position (solved in memory by RuleSolver,
-// or read from the .dtc tables through probe::RuleTables) beside its value
-// with unlimited moves (the WDL tables, through the probe's search). The
-// values behind `dtb rule-report`, which words and formats them.
+// the rule-aware value of every position (solved in memory by the solver,
+// gen/rule_solver.hpp, or read from the store, the .dtc tables through
+// probe/dtc_tables.hpp) beside its value with unlimited moves (the WDL
+// tables, through the probe's search). The values behind `dtb rule-report`,
+// which words and formats them. It rules on no position (that is the
+// judge's, adjudication/): it tallies the solver's or the store's values,
+// and so stays beside the command rather than in a library an engine links.
 #pragma once
 
 #include <omp.h>
@@ -13,7 +16,7 @@
 #include <vector>
 
 #include "gen/rule_solver.hpp"
-#include "probe/rule_tables.hpp"
+#include "probe/dtc_tables.hpp"
 #include "probe/search.hpp"
 
 namespace dtb {
@@ -32,7 +35,7 @@ struct RuleReportRow {
 // probe cannot read.
 template <class V>
 struct RuleFiles {
-    probe::RuleTables<V> tables;
+    probe::DtcTables<V> tables;
     int fresh_wdl(const Position<V>& pos) const { return take(tables.fresh_wdl(pos)); }
     Timed dtc(const Position<V>& pos) const { return take(tables.dtc(pos)); }
     template <class T>

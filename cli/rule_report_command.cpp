@@ -63,7 +63,7 @@ void run(const RuleReportOptions& o) {
     std::vector<RuleReportRow> rows;
     if (files) {
         std::cerr << "reading the values under the counts from the .dtc tables in " << o.dir << "...\n";
-        rows = rule_report<V>(RuleFiles<V>{probe::RuleTables<V>(**tb)}, **tb, o.pieces);
+        rows = rule_report<V>(RuleFiles<V>{probe::DtcTables<V>(**tb)}, **tb, o.pieces);
     } else {
         std::cerr << "solving the values under the counts of every table up to " << o.pieces << " pieces...\n";
         const RuleSolver<V> solver(o.pieces);

@@ -4,7 +4,12 @@
 #                                      and table-contract code it uses, in
 #                                      one archive
 #   lib/cmake/dtb/dtbConfig.cmake      find_package(dtb) -> target dtb::probe
-#   lib/pkgconfig/dtb.pc               pkg-config --cflags --libs dtb
+#                                      (and dtb::adjudication)
+#   lib/pkgconfig/dtb.pc               pkg-config --cflags --libs dtb (both
+#                                      libraries)
+# The adjudication's header and archive (include/dtb/adjudication.h,
+# lib/libdtb_adjudication.a) come from adjudication/install.cmake into the
+# same package.
 # The archive needs zstd, xxHash and the C++ runtime at link time; both the
 # CMake target and dtb.pc say so.
 #

@@ -1,18 +1,14 @@
 // The C API of dtb/probe.h over Tablebase and Search. Every entry point
 // checks its arguments, turns the C position into the rules' Position for
-// its variant, and catches everything: nothing may unwind into C.
+// its variant, and catches everything: nothing may unwind into C
+// (c_handle.hpp, which the adjudication's C functions share).
 #include "dtb/probe.h"
 
 #include <algorithm>
-#include <mutex>
-#include <new>
-#include <thread>
-#include <unordered_map>
 
-#include "probe/adjudicate.hpp"
-#include "probe/adjudication_abi.hpp"
-#include "probe/adjudication_text.hpp"
+#include "probe/c_handle.hpp"
 #include "probe/convert.hpp"
+#include "probe/dtc_tables.hpp"
 #include "probe/preload.hpp"
 #include "probe/search.hpp"
 #include "probe/tablebase.hpp"
@@ -28,27 +24,6 @@ static_assert(int(Status::ok) == DTB_OK && int(Status::missing_table) == DTB_MIS
               int(Status::out_of_memory) == DTB_OUT_OF_MEMORY && int(Status::internal_error) == DTB_INTERNAL_ERROR &&
               int(Status::not_cached) == DTB_NOT_CACHED);
 
-struct dtb_tablebase {
-    std::unique_ptr<dtb::probe::Tablebase> tables;
-
-    // The last failure of each thread that called (errno-like, per handle).
-    // Written only when a call fails, so probing never takes this lock.
-    mutable std::mutex errors_mutex;
-    mutable std::unordered_map<std::thread::id, std::string> errors;
-
-    int fail(const Failure& f) const {
-        // A conditional probe's miss is routine in a search: no message, no lock.
-        if (f.status == Status::not_cached) return DTB_NOT_CACHED;
-        try {
-            std::lock_guard lock(errors_mutex);
-            errors[std::this_thread::get_id()] = f.message;
-        } catch (...) {
-            // Out of memory for the message: the status still says what happened.
-        }
-        return int(f.status);
-    }
-};
-
 namespace {
 
 using namespace dtb;
@@ -56,50 +31,7 @@ using namespace dtb::probe;
 
 constexpr std::size_t kDefaultCacheBytes = std::size_t{64} << 20;
 
-// Runs `body` and turns any exception into a status (recorded on `tb`).
-template <class F>
-int guarded(const dtb_tablebase* tb, F&& body) noexcept {
-    Failure failure{Status::internal_error, "internal error"};
-    try {
-        return body();
-    } catch (const std::bad_alloc&) {
-        failure = Failure{Status::out_of_memory, "out of memory"};
-    } catch (const std::exception& e) {
-        try {
-            failure.message = std::string("internal error: ") + e.what();
-        } catch (...) {
-        }
-    } catch (...) {
-    }
-    return tb ? tb->fail(failure) : int(failure.status);
-}
-
-Failure unknown_variant(int variant) {
-    return Failure{Status::bad_argument,
-                   "unknown variant " + std::to_string(variant) + ": use DTB_RUSSIAN (0) or DTB_INTERNATIONAL (1)"};
-}
-
-// The shared prologue of the probes: arguments checked, position converted.
-// Calls body(search, position) with the variant's types.
-template <class Body>
-int probe_position(dtb_tablebase* tb, const dtb_position* pos, bool out_ok, Body&& body) {
-    if (tb == nullptr) return DTB_BAD_ARGUMENT;
-    return guarded(tb, [&]() -> int {
-        if (pos == nullptr || !out_ok) return tb->fail({Status::bad_argument, "a NULL pointer argument"});
-        const auto variant = variant_from_c(pos->variant);
-        if (!variant) return tb->fail(unknown_variant(pos->variant));
-        return with_variant(*variant, [&]<class V>() -> int {
-            auto p = from_c<V>(*pos);
-            if (!p) return tb->fail(p.error());
-            return body(Search<V>(*tb->tables), *p);
-        });
-    });
-}
-
 dtb_value c_value(int value) { return dtb_value{wdl_of(value), value == kDraw ? -1 : value}; }
-
-static_assert(Russian::draw_rules.size() <= DTB_MAX_DRAW_RULES &&
-              International::draw_rules.size() <= DTB_MAX_DRAW_RULES);
 
 // A line of moves from `p` into the caller's array: its length always, as
 // many moves as fit, DTB_BUFFER_TOO_SMALL if not all did.
@@ -369,44 +301,9 @@ int dtb_principal_variation(dtb_tablebase* tb, const dtb_position* pos, dtb_move
     });
 }
 
-int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
-                   dtb_adjudication* out) {
-    return dtb_adjudicate_counts(tb, pos, moves_played, king_moves_played, -1, out);
-}
-
-int dtb_adjudicate_counts(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
-                          int conversion_moves_played, dtb_adjudication* out) {
-    return probe_position(tb, pos, out != nullptr, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
-        AdjudicateOptions o;
-        o.moves_played = moves_played;
-        o.king_moves_played = king_moves_played < 0 ? -1 : king_moves_played;
-        o.conversion_moves_played = conversion_moves_played < 0 ? -1 : conversion_moves_played;
-        auto a = adjudicate(*tb->tables, p, o);
-        if (!a) return tb->fail(a.error());
-        adjudication_to_c(V::draw_rules, pos->variant, *a, *out);
-        return DTB_OK;
-    });
-}
-
-int dtb_adjudicate_plies(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_plies,
-                         int conversion_plies, dtb_adjudication* out) {
-    return probe_position(tb, pos, out != nullptr, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
-        if (moves_played < 0 || king_plies < 0 || conversion_plies < 0)
-            return tb->fail(Failure{Status::bad_argument, "moves played " + std::to_string(moves_played) +
-                                                              ", king plies " + std::to_string(king_plies) +
-                                                              ", conversion plies " + std::to_string(conversion_plies) +
-                                                              ": each counts, 0 or more"});
-        auto a = adjudicate_in_game(*tb->tables, p,
-                                    DrawCounts<V>::resumed_plies(p, moves_played, king_plies, conversion_plies));
-        if (!a) return tb->fail(a.error());
-        adjudication_to_c(V::draw_rules, pos->variant, *a, *out);
-        return DTB_OK;
-    });
-}
-
 int dtb_probe_dtc(dtb_tablebase* tb, const dtb_position* pos, int* rule_wdl, int* dtc) {
     return probe_position(tb, pos, true, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
-        const RuleTables<V> tables(*tb->tables);
+        const DtcTables<V> tables(*tb->tables);
         auto t = tables.dtc(p);
         if (!t) return tb->fail(t.error());
         auto wdl = tables.fresh_wdl(p);
@@ -424,36 +321,10 @@ int dtb_rule_line(dtb_tablebase* tb, const dtb_position* pos, int moves_played, 
         if (moves_played < 0) return tb->fail({Status::bad_argument, "moves played is negative"});
         const int kings = king_moves_played < 0 ? moves_played : king_moves_played;
         const int conversions = conversion_moves_played < 0 ? moves_played : conversion_moves_played;
-        auto line = RuleTables<V>(*tb->tables).line(p, RuleCounts{moves_played, 2 * conversions, 2 * kings});
+        auto line = DtcTables<V>(*tb->tables).line(p, RuleCounts{moves_played, 2 * conversions, 2 * kings});
         if (!line) return tb->fail(line.error());
         return write_line(tb, p, *line, moves, capacity, length);
     });
-}
-
-int dtb_adjudication_verdict(const dtb_adjudication* a, char* buf, size_t buf_len, size_t* needed) {
-    if (a == nullptr || (buf == nullptr && buf_len > 0)) return DTB_BAD_ARGUMENT;
-    const auto variant = variant_from_c(a->variant);
-    if (!variant) return DTB_BAD_ARGUMENT;
-    return guarded(nullptr, [&]() -> int {
-        return with_variant(*variant, [&]<class V>() -> int {
-            const std::optional<Adjudication> adjudication = adjudication_from_c(V::draw_rules, *a);
-            if (!adjudication) return DTB_BAD_ARGUMENT;
-            const std::string text = verdict_text(V::draw_rules, *adjudication);
-            if (needed) *needed = text.size() + 1;
-            copy_text(text, buf, buf_len);
-            return text.size() < buf_len ? DTB_OK : DTB_BUFFER_TOO_SMALL;
-        });
-    });
-}
-
-const char* dtb_basis_name(int basis) {
-    if (basis < DTB_BASIS_NO_RULE || basis > DTB_BASIS_DTC) return "unknown";
-    return basis_name(Basis(basis));
-}
-
-const char* dtb_rule_note(int why_not) {
-    if (why_not < DTB_RULE_APPLIES || why_not > DTB_RULE_LONE_KING_OFF_ROAD) return "";
-    return rule_note_text(RuleNote(why_not));
 }
 
 int dtb_position_after(const dtb_position* pos, const dtb_move* move, dtb_position* out) {

@@ -1,5 +1,6 @@
 // A dtb_tablebase handle (dtb/probe.h) for the Python module: every call
-// goes through the C API, the calls an engine makes, and reports a failure
+// goes through the C API (dtb/probe.h, dtb/adjudication.h), the calls an
+// engine makes, and reports a failure
 // as StatusError with the library's message. Nothing here touches Python
 // objects, so the module calls it with the GIL released: any number of
 // threads may probe one handle at once, as the C API allows; close() waits
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "dtb/adjudication.h"
 #include "dtb/probe.h"
 
 namespace dtb::python {

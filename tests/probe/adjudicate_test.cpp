@@ -1,12 +1,10 @@
-// dtb_adjudicate and probe/adjudicate.hpp: answers that flip exactly at
+// dtb_adjudicate and adjudication/judge.hpp: answers that flip exactly at
 // the limit in both variants, which rule ends the game first, no rule,
 // bad input, and the claim that matters most: every answer marked exact is
 // the rules' answer. That is checked against a plain minimax over moves and
 // the rules' counts, with no table at all, on every position of the
 // smaller endings. The verdict in words comes from the values alone: the
 // same sentence from the library and through the C API's codes and numbers.
-#include "probe/adjudicate.hpp"
-
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -14,11 +12,12 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "adjudication/c_ruling.hpp"
+#include "adjudication/judge.hpp"
+#include "adjudication/ruling_text.hpp"
 #include "compress/little_endian.hpp"
 #include "gen/generate.hpp"
 #include "gen/raw_table.hpp"
-#include "probe/adjudication_abi.hpp"
-#include "probe/adjudication_text.hpp"
 #include "tests/draw_counts_key.hpp"
 #include "tests/probe/test_support.hpp"
 
@@ -56,17 +55,17 @@ std::string verdict(const dtb_adjudication& a) {
 
 // The verdict of an adjudication of the library, in words.
 template <class V = Russian>
-std::string verdict(const probe::Adjudication& a) {
-    return probe::verdict_text(V::draw_rules, a);
+std::string verdict(const adjudication::Ruling& a) {
+    return adjudication::verdict_text(V::draw_rules, a);
 }
 
 // The library's adjudication carried to C (as dtb_adjudicate does) and put
 // into words there: the same verdict, from codes and numbers alone.
 template <class V = Russian>
-std::string verdict_through_c(const probe::Adjudication& a) {
+std::string verdict_through_c(const adjudication::Ruling& a) {
     dtb_adjudication c;
-    probe::adjudication_to_c(V::draw_rules, variant_of<V>() == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL, a,
-                             c);
+    adjudication::ruling_to_c(V::draw_rules, variant_of<V>() == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL, a,
+                              c);
     return verdict(c);
 }
 
@@ -347,10 +346,10 @@ TEST(Adjudicate, ACountThatACrowningRestartsIsNotSettledByDtw) {
     auto tb = probe::Tablebase::open({tables()}, 16 << 20);
     ASSERT_TRUE(tb.ok());
     const Position<Russian> pos = parse_fen<Russian>("W:Wa7,Ka1:BKh8");
-    probe::AdjudicateOptions o;
+    adjudication::AdjudicateOptions o;
     o.moves_played = 4;
     o.search_nodes = 0;  // DTW alone
-    auto dtw_only = probe::adjudicate(**tb, pos, o);
+    auto dtw_only = adjudication::adjudicate(**tb, pos, o);
     ASSERT_TRUE(dtw_only.ok()) << dtw_only.error().message;
     EXPECT_EQ(*dtw_only->moves_needed, 2);
     EXPECT_EQ(dtw_only->moves_left, 1);
@@ -358,15 +357,15 @@ TEST(Adjudicate, ACountThatACrowningRestartsIsNotSettledByDtw) {
     EXPECT_FALSE(dtw_only->winnable);
     EXPECT_NE(verdict(*dtw_only).find("Not settled"), std::string::npos) << verdict(*dtw_only);
     EXPECT_NE(verdict(*dtw_only).find("DTC"), std::string::npos) << verdict(*dtw_only);
-    EXPECT_EQ(dtw_only->doubt.kind, probe::Doubt::needs_dtc);
+    EXPECT_EQ(dtw_only->doubt.kind, adjudication::Doubt::needs_dtc);
     EXPECT_EQ(verdict_through_c(*dtw_only), verdict(*dtw_only));
     // The search settles it: crown, and the new count leaves room.
     o.search_nodes = 100000;
-    auto searched = probe::adjudicate(**tb, pos, o);
+    auto searched = adjudication::adjudicate(**tb, pos, o);
     ASSERT_TRUE(searched.ok());
     EXPECT_TRUE(searched->exact);
     EXPECT_TRUE(searched->winnable) << verdict(*searched);
-    EXPECT_EQ(searched->basis, probe::Basis::search);
+    EXPECT_EQ(searched->basis, adjudication::Basis::search);
     EXPECT_EQ(verdict_through_c(*searched), verdict(*searched));
 }
 
@@ -384,23 +383,23 @@ TEST(Adjudicate, AWinThatFitsIsNotProvenWithoutTheLongestWins) {
     }
     auto tb = probe::Tablebase::open({copy.path()}, 16 << 20);
     ASSERT_TRUE(tb.ok());
-    probe::AdjudicateOptions o;
+    adjudication::AdjudicateOptions o;
     o.moves_played = 2;
     o.search_nodes = 0;
-    auto a = probe::adjudicate(**tb, parse_fen<Russian>("W:WKf8,Ke7,Kh6:BKb8"), o);
+    auto a = adjudication::adjudicate(**tb, parse_fen<Russian>("W:WKf8,Ke7,Kh6:BKb8"), o);
     ASSERT_TRUE(a.ok()) << a.error().message;
     EXPECT_TRUE(a->winnable);
     EXPECT_FALSE(a->exact);
     EXPECT_NE(verdict(*a).find("longest win is unknown: missing table russian-KKvK.wdl"), std::string::npos)
         << verdict(*a);
-    EXPECT_EQ(a->doubt.kind, probe::Doubt::conversion_unknown);
+    EXPECT_EQ(a->doubt.kind, adjudication::Doubt::conversion_unknown);
     EXPECT_EQ(verdict_through_c(*a), verdict(*a));
     // With them it is.
     auto full = probe::Tablebase::open({tables()}, 16 << 20);
-    auto b = probe::adjudicate(**full, parse_fen<Russian>("W:WKf8,Ke7,Kh6:BKb8"), o);
+    auto b = adjudication::adjudicate(**full, parse_fen<Russian>("W:WKf8,Ke7,Kh6:BKb8"), o);
     ASSERT_TRUE(b.ok());
     EXPECT_TRUE(b->exact);
-    EXPECT_EQ(b->basis, probe::Basis::dtw);
+    EXPECT_EQ(b->basis, adjudication::Basis::dtw);
 }
 
 // The longest win and loss come from the WDL headers: the same as the
@@ -441,16 +440,16 @@ TEST(Adjudicate, LongestWinsComeFromTheTableHeaders) {
     ASSERT_FALSE(e.ok());
     EXPECT_NE(e.error().message.find("does not record its longest win and loss"), std::string::npos)
         << e.error().message;
-    probe::AdjudicateOptions o;
+    adjudication::AdjudicateOptions o;
     o.moves_played = 2;
     o.search_nodes = 0;
-    auto a = probe::adjudicate(**old, parse_fen<Russian>("W:WKf8,Ke7,Kh6:BKb8"), o);
+    auto a = adjudication::adjudicate(**old, parse_fen<Russian>("W:WKf8,Ke7,Kh6:BKb8"), o);
     ASSERT_TRUE(a.ok()) << a.error().message;
     EXPECT_TRUE(a->winnable);
     EXPECT_FALSE(a->exact);
     EXPECT_NE(verdict(*a).find("russian-KKvK.wdl (format version 1) does not record"), std::string::npos)
         << verdict(*a);
-    EXPECT_EQ(a->doubt.kind, probe::Doubt::conversion_unrecorded);
+    EXPECT_EQ(a->doubt.kind, adjudication::Doubt::conversion_unrecorded);
     EXPECT_EQ(verdict_through_c(*a), verdict(*a));
 }
 
@@ -516,14 +515,14 @@ void agrees_with_minimax(const std::string& sig, int max_moves, std::uint64_t st
             const Position<V> pos = index.unrank(i);
             if (game_over(pos)) continue;
             for (int k = 0; k <= max_moves; ++k) {
-                probe::AdjudicateOptions o;
+                adjudication::AdjudicateOptions o;
                 o.moves_played = k;
                 o.search_nodes = 0;
-                auto by_dtw = probe::adjudicate(**tb, pos, o);
+                auto by_dtw = adjudication::adjudicate(**tb, pos, o);
                 ASSERT_TRUE(by_dtw.ok()) << by_dtw.error().message;
                 if (!by_dtw->rule) continue;
                 o.search_nodes = 1000000;
-                auto full = probe::adjudicate(**tb, pos, o);
+                auto full = adjudication::adjudicate(**tb, pos, o);
                 ASSERT_TRUE(full.ok()) << full.error().message;
                 const Color strong = *by_dtw->stronger;
                 const DrawCounts<V> counts = DrawCounts<V>::resumed(pos, k, k);
@@ -536,7 +535,7 @@ void agrees_with_minimax(const std::string& sig, int max_moves, std::uint64_t st
                     ASSERT_EQ(by_dtw->winnable, truth) << to_fen(pos) << " k=" << k << ": " << verdict<V>(*by_dtw);
                 }
                 ASSERT_TRUE(full->exact) << to_fen(pos) << " k=" << k << ": " << verdict<V>(*full);
-                searched += full->basis == probe::Basis::search;
+                searched += full->basis == adjudication::Basis::search;
                 ASSERT_EQ(verdict_through_c<V>(*by_dtw), verdict<V>(*by_dtw));
                 ASSERT_EQ(verdict_through_c<V>(*full), verdict<V>(*full));
                 ASSERT_EQ(full->winnable, truth) << to_fen(pos) << " k=" << k << ": " << verdict<V>(*full);
@@ -573,10 +572,10 @@ void three_kings_exact_by_dtw(std::uint64_t stride) {
             const Position<V> pos = index.unrank(i);
             if (game_over(pos)) continue;
             for (int k = 0; k <= 16; ++k) {
-                probe::AdjudicateOptions o;
+                adjudication::AdjudicateOptions o;
                 o.moves_played = k;
                 o.search_nodes = 0;
-                auto a = probe::adjudicate(**tb, pos, o);
+                auto a = adjudication::adjudicate(**tb, pos, o);
                 ASSERT_TRUE(a.ok()) << a.error().message;
                 ASSERT_TRUE(a->exact) << to_fen(pos) << " k=" << k << ": " << verdict<V>(*a);
                 ++answers;

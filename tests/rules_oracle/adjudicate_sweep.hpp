@@ -1,4 +1,4 @@
-// The count oracle against dtb adjudicate (probe/adjudicate.hpp): on the
+// The count oracle against dtb adjudicate (adjudication/judge.hpp): on the
 // positions of every table up to 4 pieces and many combinations of counts,
 // each answer adjudicate marks exact must be the oracle's. Shared by the
 // everyday test (a sample of each table) and the slow one (every position).
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "probe/adjudicate.hpp"
-#include "probe/adjudication_text.hpp"
+#include "adjudication/judge.hpp"
+#include "adjudication/ruling_text.hpp"
 #include "rules/notation.hpp"
 #include "tables/signatures.hpp"
 #include "tests/rules_oracle/count_oracle.hpp"
@@ -85,7 +85,7 @@ struct SweepOptions {
                                           // position's index); 0: all of them
     int all_counts_up_to = 0;             // but all of them on tables of at most this many pieces
     // Answers that DTW leaves open: every search_every-th is asked again
-    // with search_nodes nodes (probe::RuleSearch), at most
+    // with search_nodes nodes (adjudication::CountSearch), at most
     // searches_per_table of them per table (a search can take a second).
     std::size_t search_nodes = 1000000;
     int search_every = 1;
@@ -204,20 +204,20 @@ private:
 
     void check(const Position<V>& pos, const CountState& c) {
         ++t_.answers;
-        probe::AdjudicateOptions o;
+        adjudication::AdjudicateOptions o;
         o.moves_played = c.lone_moves;
         o.king_moves_played = c.king_plies / 2;
         o.conversion_moves_played = c.conversion_plies / 2;
         o.search_nodes = 0;
-        probe::Adjudication a = adjudicated(pos, o);
+        adjudication::Ruling a = adjudicated(pos, o);
         if (!a.rule) {
             ++t_.no_rule;
             return;
         }
-        if (o_.with_dtc && a.wdl > 0 && a.moves_left > 0 && (!a.exact || a.basis != probe::Basis::dtc) &&
+        if (o_.with_dtc && a.wdl > 0 && a.moves_left > 0 && (!a.exact || a.basis != adjudication::Basis::dtc) &&
             ++t_.not_dtc <= 10)
             ADD_FAILURE() << to_fen(pos) << " moves played " << c.lone_moves
-                          << ": not answered by the .dtc tables: " << probe::verdict_text(V::draw_rules, a);
+                          << ": not answered by the .dtc tables: " << adjudication::verdict_text(V::draw_rules, a);
         if (a.exact) {
             ++t_.exact_by_dtw;
         } else if (open_++ % o_.search_every != 0 || searches_ >= o_.searches_per_table) {
@@ -246,11 +246,11 @@ private:
                           << ", since conversion " << c.conversion_plies / 2 << ": adjudicate says "
                           << (a.winnable ? "winnable" : "not winnable") << ", the oracle says the stronger side "
                           << (wins ? "wins" : "does not win") << "\n"
-                          << probe::verdict_text(V::draw_rules, a);
+                          << adjudication::verdict_text(V::draw_rules, a);
     }
 
-    probe::Adjudication adjudicated(const Position<V>& pos, const probe::AdjudicateOptions& o) const {
-        auto a = probe::adjudicate(tb_, pos, o);
+    adjudication::Ruling adjudicated(const Position<V>& pos, const adjudication::AdjudicateOptions& o) const {
+        auto a = adjudication::adjudicate(tb_, pos, o);
         if (!a) throw std::runtime_error("adjudicate " + to_fen(pos) + ": " + a.error().message);
         return std::move(*a);
     }

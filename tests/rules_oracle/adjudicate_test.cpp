@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "dtb/adjudication.h"
 #include "dtb/probe.h"
-#include "probe/rule_tables.hpp"
+#include "probe/dtc_tables.hpp"
 #include "tests/rules_oracle/adjudicate_sweep.hpp"
 
 namespace dtb::oracle_test {
@@ -170,7 +171,7 @@ TEST(OracleAgainstDtc, International) {
 template <class V>
 void lines_keep_the_value(std::uint64_t per_table) {
     const auto tb = open_tables<V>(oracle_dtc_tables());
-    const probe::RuleTables<V> rules(*tb);
+    const probe::DtcTables<V> rules(*tb);
     std::uint64_t lines = 0, plies = 0;
     for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
         CountOracle<V> oracle({.unlimited = values_from<V>(*tb), .merge_equivalent = true});
@@ -218,7 +219,7 @@ void lines_keep_the_value(std::uint64_t per_table) {
 TEST(OracleAgainstDtc, RussianLinesKeepTheValue) { lines_keep_the_value<Russian>(30); }
 TEST(OracleAgainstDtc, InternationalLinesKeepTheValue) { lines_keep_the_value<International>(60); }
 
-// Games under the counts (probe::adjudicate_in_game, as dtb adjudicate
+// Games under the counts (adjudication::adjudicate_in_game, as dtb adjudicate
 // --pdn asks it): from a sample of starts in every table up to 4 pieces,
 // moves chosen half at random and half along the line under the counts
 // (so that counts run long and conversions carry a lone-king count into
@@ -228,7 +229,7 @@ TEST(OracleAgainstDtc, InternationalLinesKeepTheValue) { lines_keep_the_value<In
 template <class V>
 void games_agree_with_the_oracle(std::uint64_t per_table, int max_plies) {
     const auto tb = open_tables<V>(oracle_dtc_tables());
-    const probe::RuleTables<V> rules(*tb);
+    const probe::DtcTables<V> rules(*tb);
     std::uint64_t games = 0, plies = 0, won = 0, carried = 0;
     std::uint64_t seed = 0x9E3779B97F4A7C15ULL;
     const auto random = [&seed](std::size_t n) {
@@ -247,7 +248,7 @@ void games_agree_with_the_oracle(std::uint64_t per_table, int max_plies) {
             const std::string start = to_fen(p);
             for (int ply = 0; ply < max_plies; ++ply) {
                 const std::string where = start + " ply " + std::to_string(ply) + " at " + to_fen(p);
-                auto a = probe::adjudicate_in_game(*tb, p, counts);
+                auto a = adjudication::adjudicate_in_game(*tb, p, counts);
                 ASSERT_TRUE(a) << where << ": " << a.error().message;
                 auto value = rules.exact_value(p, counts);
                 ASSERT_TRUE(value) << where << ": " << value.error().message;

@@ -2,8 +2,8 @@
 // the tables of exactly PIECES pieces in DIR (which must hold their .wdl,
 // .dtw and .dtc files and those of every smaller table), at random counts,
 // `dtb adjudicate` must answer exactly from the .dtc tables (basis dtc)
-// every time; each answer is then asked of RuleSearch over the WDL and DTW
-// tables alone (probe/adjudicate.hpp: a bounded search through DrawCounts
+// every time; each answer is then asked of CountSearch over the WDL and DTW
+// tables alone (adjudication/count_search.hpp: a bounded search through DrawCounts
 // that never reads a .dtc file), and where that search settles it the two
 // must agree. Prints the tally; exit status 1 on any disagreement or
 // inexact answer, 2 on bad arguments. scripts/dtc-crosscheck.sh runs it.
@@ -12,8 +12,8 @@
 #include <random>
 #include <string>
 
-#include "probe/adjudicate.hpp"
-#include "probe/adjudication_text.hpp"
+#include "adjudication/judge.hpp"
+#include "adjudication/ruling_text.hpp"
 #include "rules/notation.hpp"
 #include "tables/signatures.hpp"
 
@@ -41,11 +41,11 @@ int run(const probe::Tablebase& tb, int pieces, std::uint64_t samples, std::uint
         // A game's counts: the king-move count at most the conversion count
         // (a conversion starts both again).
         const int m = int(rng() % 32), k = int(rng() % 16), c = k + int(rng() % 32);
-        probe::AdjudicateOptions o;
+        adjudication::AdjudicateOptions o;
         o.moves_played = m;
         o.king_moves_played = k;
         o.conversion_moves_played = c;
-        auto a = probe::adjudicate(tb, pos, o);
+        auto a = adjudication::adjudicate(tb, pos, o);
         if (!a) {
             std::cerr << to_fen(pos) << ": " << a.error().message << '\n';
             return 1;
@@ -56,15 +56,15 @@ int run(const probe::Tablebase& tb, int pieces, std::uint64_t samples, std::uint
         }
         ++t.asked;
         if (a->wdl <= 0 || a->moves_left == 0) continue;  // no win to judge: the tables' value decides
-        if (!a->exact || a->basis != probe::Basis::dtc) {
+        if (!a->exact || a->basis != adjudication::Basis::dtc) {
             ++t.not_dtc;
             std::cerr << "not exact by DTC: " << to_fen(pos) << " " << m << "/" << k << "/" << c << ": "
-                      << probe::verdict_text(V::draw_rules, *a) << '\n';
+                      << adjudication::verdict_text(V::draw_rules, *a) << '\n';
             continue;
         }
         t.winnable += a->winnable;
         ++t.searched;
-        probe::RuleSearch<V> search(tb, *a->stronger, 2000000);
+        adjudication::CountSearch<V> search(tb, *a->stronger, 2000000);
         auto r = search.wins(pos, DrawCounts<V>::resumed(pos, m, k, c));
         if (!r) {
             std::cerr << to_fen(pos) << ": " << r.error().message << '\n';

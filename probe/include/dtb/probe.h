@@ -261,138 +261,16 @@ int dtb_cache_stats(const dtb_tablebase* tb, dtb_cache_info* info);
 int dtb_position_after(const dtb_position* pos, const dtb_move* move, dtb_position* out);
 
 /*
- * Move-count draw rules (Russian 2.1.9.1.3-.9, international 3.5;
- * docs/RULES.md section 4): which rule ends the game first from a position,
- * how many moves it leaves the stronger side, and whether that side can
- * still win within them.
- *
- * dtb_adjudicate fills a dtb_adjudication with codes and numbers; the words
- * come from separate calls, so that the struct holds no English:
- *
- *   dtb_adjudication a;
- *   char verdict[1024];
- *   if (dtb_adjudicate(tb, &pos, 3, -1, &a) == DTB_OK && a.rule >= 0) {
- *       dtb_adjudication_verdict(&a, verdict, sizeof verdict, NULL);
- *       printf("%s: %d moves left, %s\n", a.rules[a.rule].id, a.moves_left, verdict);
- *   }
+ * The .dtc tables (dtb gen --dtc; docs/VALUES.md): the values under the
+ * move-count draw rules, stored as the WDL and DTW tables store the values
+ * without them. They stay here, with the other probes, because they read
+ * a metric of the tables and nothing more: the stored values, and best
+ * play from them, as tables/rule_values.hpp defines them for the generator
+ * and the reader alike. Which rule ends a game first, how many moves it
+ * leaves, and whether the stronger side can still win within them (the
+ * adjudication) is dtb/adjudication.h, a library of its own built on this
+ * one.
  */
-#define DTB_MAX_DRAW_RULES 12
-
-/* How an adjudication was decided (dtb_basis_name gives the word). */
-enum {
-    DTB_BASIS_NO_RULE = 0, /* no move-count rule covers the material */
-    DTB_BASIS_COUNT = 1,   /* the count has run out already */
-    DTB_BASIS_WDL = 2,     /* the stronger side cannot win at all */
-    DTB_BASIS_DTW = 3,     /* DTW against the moves the count leaves */
-    DTB_BASIS_SEARCH = 4,  /* a search over the tables */
-    DTB_BASIS_DTC = 5      /* the values under the counts (.dtc tables): exact for every count */
-};
-
-/* Why a rule does not apply at the position (dtb_rule_note gives the words). */
-enum {
-    DTB_RULE_APPLIES = 0,
-    DTB_RULE_NEEDS_GAME = 1,               /* a repetition: counted over a whole game, not one position */
-    DTB_RULE_OTHER_MATERIAL = 2,           /* the rule speaks of other material */
-    DTB_RULE_NO_STRONGER_KING_ON_ROAD = 3, /* no king of the stronger side on the main road */
-    DTB_RULE_LONE_KING_OFF_ROAD = 4        /* the lone king is not on the main road */
-};
-
-/* Why the tables' DTW alone does not settle the answer. */
-enum {
-    DTB_DOUBT_NONE = 0,
-    DTB_DOUBT_NEEDS_DTC = 1,            /* a conversion starts the count again; whether the stronger side can
-                                           force one in time and still win needs the distance to conversion */
-    DTB_DOUBT_CONVERSION_LONGER = 2,    /* a conversion may lead into material whose wins outlast the count it starts */
-    DTB_DOUBT_CONVERSION_UNKNOWN = 3,   /* ... into material whose WDL table is missing or unreadable */
-    DTB_DOUBT_CONVERSION_UNRECORDED = 4 /* ... whose WDL table (format version 1) does not record its longest win */
-};
-
-/* One rule of the variant at the position. id and title are the rules
- * table's own (rules/draw_rules.hpp): identifiers and names, not generated
- * text. */
-typedef struct dtb_draw_rule {
-    char id[48];     /* the rule number first: "2.1.9.1.4", "2.1.9.1.5 (4-5 pieces)", "3.5 (16 moves)" */
-    char title[128]; /* what it covers, in words */
-    int limit;       /* moves (of the stronger side, or of each side), or occurrences for a repetition */
-    int applies;     /* 1 if it covers this position (material and board condition) */
-    int ends_first;  /* 1 for the rule(s) that end the game first */
-    int moves_made;  /* the moves counted (the arguments of dtb_adjudicate); 0 when it does not apply */
-    int moves_left;  /* limit - moves_made, at least 0; 0 when it does not apply */
-    int why_not;     /* DTB_RULE_APPLIES when it applies, else why not (DTB_RULE_*) */
-} dtb_draw_rule;
-
-/* Why DTW alone does not settle it (kind DTB_DOUBT_NONE when it does). The
- * CONVERSION kinds: a capture or crowning on the way may lead into the
- * material kings/men, where rule `rule` starts a count of fresh_moves. */
-typedef struct dtb_doubt {
-    int kind;          /* DTB_DOUBT_* */
-    int rule;          /* CONVERSION_*: index in rules[] of that count; -1 if none */
-    int fresh_moves;   /* CONVERSION_*: the moves that count leaves the stronger side */
-    int longest_moves; /* CONVERSION_LONGER: the longest win there, in moves of the stronger side */
-    int kings[2];      /* CONVERSION_*: the material converted into: [0] the stronger side, [1] the other */
-    int men[2];
-    /* CONVERSION_UNKNOWN and _UNRECORDED: the WDL table that would tell (a file name); "" otherwise */
-    char missing_file[64];
-} dtb_doubt;
-
-typedef struct dtb_adjudication {
-    int variant;      /* DTB_RUSSIAN or DTB_INTERNATIONAL: the table rules[] follows */
-    int side_to_move; /* of the position: DTB_WHITE or DTB_BLACK */
-    int kings[2];     /* the position's kings and men, [DTB_WHITE] and [DTB_BLACK] */
-    int men[2];
-    int rule;            /* index in rules[] of the rule that ends the game first; -1: no rule applies */
-    int limit_moves;     /* that rule's limit (-1 without a rule) */
-    int moves_left;      /* the stronger side's moves left under it (-1 without a rule) */
-    int stronger_side;   /* DTB_WHITE or DTB_BLACK; -1 without a rule */
-    int wdl;             /* the game value for the stronger side with no count (DTB_WIN, ...) */
-    int dtw;             /* the position's DTW for the side to move, -1 for a draw or without a rule */
-    int moves_needed;    /* the stronger side's own moves to win with best play, -1 if it cannot win */
-    int winnable;        /* 1: it can win before the rule ends the game */
-    int exact;           /* 1: the tables settle it; 0: they do not (doubt says why) and winnable is DTW's guess */
-    int basis;           /* how: DTB_BASIS_* */
-    dtb_doubt doubt;     /* why DTW alone did not settle it (kept when a search then did) */
-    size_t search_nodes; /* positions a search over the tables visited (0: none ran); with exact 0, it gave up */
-    size_t n_rules;      /* every rule of the variant, in the order of rules/draw_rules.hpp */
-    dtb_draw_rule rules[DTB_MAX_DRAW_RULES];
-    int dtc; /* DTB_BASIS_DTC: the position's distance to conversion with every count fresh, in plies
-                (-1: drawn under the counts); -1 otherwise */
-} dtb_adjudication;
-
-/*
- * Adjudicates the move-count draw rules at `pos`. moves_played: the moves
- * the stronger side has made since the rule's count started (since the
- * material first stood on the board; for 2.1.9.1.5 since the last capture
- * or crowning). king_moves_played: the same for the rules on king moves
- * only (2.1.9.1.8, 3.5's 25 moves), counted since the last man move or
- * capture; -1 takes moves_played. A repetition cannot be judged from one
- * position (it is listed, never applied). Needs the WDL and DTW tables of
- * the position when a rule applies; none when no rule does.
- */
-int dtb_adjudicate(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
-                   dtb_adjudication* out);
-
-/*
- * dtb_adjudicate with the count of 2.1.9.1.5 (moves since the last capture
- * or crowning) given apart: conversion_moves_played, -1 takes moves_played.
- * With the .dtc tables of the position's material and of every material it
- * converts into (dtb gen --dtc), every answer is exact (basis
- * DTB_BASIS_DTC); without them, as dtb_adjudicate.
- */
-int dtb_adjudicate_counts(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
-                          int conversion_moves_played, dtb_adjudication* out);
-
-/*
- * dtb_adjudicate_counts to the ply, for a game in progress: moves_played as
- * there (the stronger side's moves under the lone-king rules),
- * king_plies the plies since the last man move or capture (2.1.9.1.8,
- * 3.5's 25 king moves), conversion_plies the plies since the last capture
- * or crowning (2.1.9.1.5); a count of plies is odd when one side has made
- * a move more than the other since it started, which whole moves cannot
- * say. Each 0 or more (DTB_BAD_ARGUMENT otherwise). The rules' moves_made
- * are plies / 2.
- */
-int dtb_adjudicate_plies(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_plies,
-                         int conversion_plies, dtb_adjudication* out);
 
 /*
  * The values under the move-count draw rules with every count fresh at
@@ -407,39 +285,41 @@ int dtb_adjudicate_plies(dtb_tablebase* tb, const dtb_position* pos, int moves_p
 int dtb_probe_dtc(dtb_tablebase* tb, const dtb_position* pos, int* rule_wdl, int* dtc);
 
 /*
- * Best play under the move-count rules from `pos`, the counts given as to
- * dtb_adjudicate_counts, up to the next conversion: the moves until one
- * captures, crowns or ends the game, that one included. The side that wins
- * under the counts keeps the win (converting at once where it can, else
- * heading for the shortest DTC), the other side delays it; the first move
- * is the best move under the counts. *length 0 for a position drawn under
- * the counts. Needs the .dtc tables (DTB_MISSING_TABLE naming one). Writes
- * at most `capacity` moves; if the line is longer, DTB_BUFFER_TOO_SMALL
- * with *length set to its length.
+ * Best play under the move-count rules from `pos` up to the next
+ * conversion: the moves until one captures, crowns or ends the game, that
+ * one included. The counts: moves_played, the stronger side's moves since
+ * a lone-king count started (since the material first stood on the board;
+ * for 2.1.9.1.5 since the last capture or crowning); king_moves_played,
+ * the moves since the last man move or capture (2.1.9.1.8, 3.5's 25 king
+ * moves), -1 for moves_played; conversion_moves_played, the moves since
+ * the last capture or crowning (2.1.9.1.5), -1 for moves_played. The side
+ * that wins under the counts keeps the win (converting at once where it
+ * can, else heading for the shortest DTC), the other side delays it; the
+ * first move is the best move under the counts. *length 0 for a position
+ * drawn under the counts. Needs the .dtc tables (DTB_MISSING_TABLE naming
+ * one). Writes at most `capacity` moves; if the line is longer,
+ * DTB_BUFFER_TOO_SMALL with *length set to its length.
  */
 int dtb_rule_line(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
                   int conversion_moves_played, dtb_move* moves, size_t capacity, size_t* length);
 
-/*
- * The verdict in words, as dtb adjudicate prints it: which rule ends the
- * game, whether the stronger side can win within it and why, or why the
- * tables cannot say. Writes it with its final NUL to buf (buf_len bytes);
- * *needed (may be NULL) receives the bytes that takes. A buffer too short
- * gets as much as fits, NUL-terminated, and DTB_BUFFER_TOO_SMALL.
- * DTB_BAD_ARGUMENT for a NULL `a` or one dtb_adjudicate did not fill.
- */
-int dtb_adjudication_verdict(const dtb_adjudication* a, char* buf, size_t buf_len, size_t* needed);
-
-/* A fixed word for a DTB_BASIS_* code: "no rule", "count", "wdl", "dtw",
- * "search", "dtc"; "unknown" for any other number. */
-const char* dtb_basis_name(int basis);
-
-/* Why a rule does not apply, in words, for a DTB_RULE_* code: "not this
- * material", ...; "" for DTB_RULE_APPLIES and any other number. */
-const char* dtb_rule_note(int why_not);
-
 #ifdef __cplusplus
 }
+#endif
+
+/*
+ * For callers written before the adjudication had a header of its own:
+ * dtb_adjudicate, dtb_adjudication and the rest of the move-count draw
+ * rules' API moved to dtb/adjudication.h (library dtb_adjudication). Where
+ * that header is on the include path it comes with this one, so that such
+ * code still compiles unchanged; new code includes dtb/adjudication.h
+ * itself, and DTB_PROBE_ONLY leaves it out (the probe library is built so,
+ * which keeps it free of any adjudication).
+ */
+#if !defined(DTB_PROBE_ONLY) && defined(__has_include)
+#if __has_include(<dtb/adjudication.h>)
+#include <dtb/adjudication.h>
+#endif
 #endif
 
 #endif /* DTB_PROBE_H */

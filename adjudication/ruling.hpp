@@ -1,7 +1,7 @@
-// What an adjudication of the move-count draw rules finds (probe/adjudicate.hpp
-// computes it): plain values, no words. probe/adjudication_text.hpp renders
-// them into the verdict a person reads; dtb/probe.h carries the same values
-// to C as codes and numbers.
+// What the judge rules on the move-count draw rules at a position
+// (judge.hpp decides it): plain values, no words. ruling_text.hpp renders
+// them into the verdict a person reads; dtb/adjudication.h carries the same
+// values to C as codes and numbers (c_ruling.hpp).
 #pragma once
 
 #include <cstddef>
@@ -12,7 +12,7 @@
 #include "rules/geometry.hpp"
 #include "tables/material_signature.hpp"
 
-namespace dtb::probe {
+namespace dtb::adjudication {
 
 // How the answer was decided.
 enum class Basis {
@@ -20,7 +20,7 @@ enum class Basis {
     count,    // the count has run out already
     wdl,      // the stronger side cannot win at all
     dtw,      // DTW against the moves the count leaves
-    search,   // a search over the tables (RuleSearch)
+    search,   // a search over the tables (CountSearch)
     dtc,      // the values under the counts (.dtc tables): exact for every count
 };
 
@@ -33,7 +33,7 @@ enum class RuleNote {
     lone_king_off_road,        // 2.1.9.1.7: the lone king is not on the main road
 };
 
-// Why DTW alone does not settle the answer (adjudicate.hpp's header).
+// Why DTW alone does not settle the answer (judge.hpp's header).
 enum class Doubt {
     none,
     needs_dtc,              // the count a capture or crowning starts again could be escaped: needs DTC
@@ -64,7 +64,7 @@ struct RuleStanding {
     RuleNote why_not = RuleNote::applies;
 };
 
-struct Adjudication {
+struct Ruling {
     std::vector<RuleStanding> rules;  // every rule of the variant, in the table's order
     std::optional<std::size_t> rule;  // the rule that ends the game first; nullopt: none applies
     std::vector<std::size_t> also;    // others that end it at the same move
@@ -90,4 +90,4 @@ struct Adjudication {
     std::string missing_dtc;
 };
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudication

@@ -1,52 +1,23 @@
-// Over a whole table: how many positions the stronger side wins, and wins
-// within each limit the move-count draw rules (rules/draw_rules.hpp) set
-// for its material, with either side to move. The values behind dtb
-// adjudicate --report, which words and formats them.
-//
-// The stronger side needs (DTW + 1) / 2 of its own moves when it is to
-// move, DTW / 2 when the other side is (probe/adjudicate.hpp's header).
-#pragma once
+// material_report (facade.hpp): every position of a material's two
+// tables, either side to move, counted against the limits the move-count
+// draw rules set for it.
+#include "adjudication/material_report.hpp"
 
-#include <cstdint>
-#include <functional>
-#include <map>
-#include <set>
-#include <vector>
+#include <algorithm>
+#include <stdexcept>
 
+#include "adjudication/facade.hpp"
+#include "probe/c_handle.hpp"
 #include "probe/search.hpp"
-#include "probe/tablebase.hpp"
 #include "rules/draw_tracker.hpp"
+#include "tables/position_index.hpp"
 
-namespace dtb::probe {
+namespace dtb::adjudication {
 
-// Which positions a row of the report counts: all, or those meeting a board
-// condition of a rule for the material (2.1.9.1.3, 2.1.9.1.7).
-enum class PositionClass { all, stronger_king_on_road, lone_king_on_road };
+using probe::Outcome;
+using probe::Search;
 
-struct ReportRow {
-    PositionClass which = PositionClass::all;
-    std::uint64_t positions = 0, won = 0, drawn = 0, lost = 0;  // for the stronger side
-    std::map<int, std::uint64_t, std::greater<>> within;        // limit -> won within that many moves
-    int longest = 0;                                            // the most moves a win needs
-};
-
-struct ReportSide {
-    bool stronger_to_move = true;
-    MaterialSignature table;  // the table read: `strong_first` or its mirror
-    std::vector<ReportRow> rows;
-};
-
-struct MaterialReport {
-    MaterialSignature strong_first;  // the material, the stronger side first
-    std::vector<std::size_t> rules;  // indexes in V::draw_rules of the rules that cover it
-    // Their limits and the variant's shortest count (the wins any count
-    // leaves room for), the longest first.
-    std::set<int, std::greater<>> limits;
-    std::vector<PositionClass> classes;  // the rows of each side
-    std::vector<ReportSide> sides;       // the stronger side to move, then the other
-};
-
-namespace detail {
+namespace {
 
 // The rules that cover the material (board conditions aside), their limits
 // and the classes of positions their board conditions name. The stronger
@@ -120,19 +91,19 @@ Outcome<ReportSide> report_side(const Search<V>& search, const MaterialReport& f
     return side;
 }
 
-}  // namespace detail
+}  // namespace
 
-// The report on the material `sig` (either side first), from the tables.
-template <class V>
-Outcome<MaterialReport> material_report(const Tablebase& tb, const MaterialSignature& sig) {
-    MaterialReport report = detail::report_frame<V>(sig);
-    const Search<V> search(tb);
-    for (const bool stronger_to_move : {true, false}) {
-        auto side = detail::report_side<V>(search, report, stronger_to_move);
-        if (!side) return side.take_error();
-        report.sides.push_back(std::move(*side));
-    }
-    return report;
+MaterialReport material_report(dtb_tablebase* handle, VariantId variant, const MaterialSignature& sig) {
+    return with_variant(variant, [&]<class V>() {
+        MaterialReport report = report_frame<V>(sig);
+        const Search<V> search(*handle->tables);
+        for (const bool stronger_to_move : {true, false}) {
+            auto side = report_side<V>(search, report, stronger_to_move);
+            if (!side) throw std::runtime_error(side.error().message);
+            report.sides.push_back(std::move(*side));
+        }
+        return report;
+    });
 }
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudication

@@ -1,11 +1,13 @@
-#include "probe/adjudication_abi.hpp"
+#include "adjudication/c_ruling.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "probe/convert.hpp"
 
-namespace dtb::probe {
+namespace dtb::adjudication {
+
+using probe::copy_text;
 
 static_assert(int(Basis::no_rule) == DTB_BASIS_NO_RULE && int(Basis::count) == DTB_BASIS_COUNT &&
               int(Basis::wdl) == DTB_BASIS_WDL && int(Basis::dtw) == DTB_BASIS_DTW &&
@@ -66,7 +68,7 @@ bool valid(std::span<const DrawRule> rules, const dtb_adjudication& c) {
 
 }  // namespace
 
-void adjudication_to_c(std::span<const DrawRule> rules, int c_variant, const Adjudication& a, dtb_adjudication& c) {
+void ruling_to_c(std::span<const DrawRule> rules, int c_variant, const Ruling& a, dtb_adjudication& c) {
     c = dtb_adjudication{};
     c.variant = c_variant;
     c.side_to_move = c_color(a.side_to_move);
@@ -105,9 +107,9 @@ void adjudication_to_c(std::span<const DrawRule> rules, int c_variant, const Adj
     }
 }
 
-std::optional<Adjudication> adjudication_from_c(std::span<const DrawRule> rules, const dtb_adjudication& c) {
+std::optional<Ruling> ruling_from_c(std::span<const DrawRule> rules, const dtb_adjudication& c) {
     if (!valid(rules, c)) return std::nullopt;
-    Adjudication a;
+    Ruling a;
     a.side_to_move = from_c_color(c.side_to_move);
     const int other = 1 - c.side_to_move;
     a.material = MaterialSignature{{c.men[c.side_to_move], c.men[other]}, {c.kings[c.side_to_move], c.kings[other]}};
@@ -140,4 +142,4 @@ std::optional<Adjudication> adjudication_from_c(std::span<const DrawRule> rules,
     return a;
 }
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudication

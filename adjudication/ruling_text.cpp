@@ -1,6 +1,6 @@
-#include "probe/adjudication_text.hpp"
+#include "adjudication/ruling_text.hpp"
 
-namespace dtb::probe {
+namespace dtb::adjudication {
 
 namespace {
 
@@ -14,9 +14,9 @@ std::string rule_id(std::span<const DrawRule> rules, std::optional<std::size_t> 
     return i ? std::string(rules[*i].id) : std::string();
 }
 
-// Why the tables do not settle it (adjudicate.hpp's header), and, when
+// Why the tables do not settle it (judge.hpp's header), and, when
 // the search did not either, how far it went.
-std::string doubt_text(std::span<const DrawRule> rules, const Adjudication& a) {
+std::string doubt_text(std::span<const DrawRule> rules, const Ruling& a) {
     const DoubtDetail& d = a.doubt;
     const std::string into = "a capture or crowning on the way may lead into " + d.into.name();
     std::string text;
@@ -52,7 +52,7 @@ std::string doubt_text(std::span<const DrawRule> rules, const Adjudication& a) {
 
 // A rule applies and the stronger side can win with best play: DTW against
 // the moves the rule leaves, settled by DTW or by the search, or not.
-std::string win_verdict(std::span<const DrawRule> rules, const Adjudication& a, const std::string& leaves_only) {
+std::string win_verdict(std::span<const DrawRule> rules, const Ruling& a, const std::string& leaves_only) {
     const std::string S = side_name(*a.stronger), D = side_name(opponent(*a.stronger));
     const std::string id(rules[*a.rule].id);
     const std::string leaves = "rule " + id + leaves_only;
@@ -98,7 +98,7 @@ std::string also_text(std::span<const DrawRule> rules, const std::vector<std::si
 
 }  // namespace
 
-std::string verdict_text(std::span<const DrawRule> rules, const Adjudication& a) {
+std::string verdict_text(std::span<const DrawRule> rules, const Ruling& a) {
     if (!a.rule)
         return "No move-count draw rule covers this material (" + a.material.name() + " with " +
                side_name(a.side_to_move) + " to move); only a threefold repetition could draw it by rule.";
@@ -158,4 +158,4 @@ const char* rule_note_text(RuleNote n) {
     return "";
 }
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudication

@@ -1,7 +1,11 @@
-// The .dtc tables (docs/VALUES.md) as the store RuleJudge reads
-// (tables/rule_values.hpp), through the Tablebase's files and block cache:
-// the rule-aware value of a position, its distance to conversion, and its
-// exact value under any counts.
+// The .dtc tables (docs/VALUES.md), read: the store RuleJudge
+// (tables/rule_values.hpp) reads, through the Tablebase's files and block
+// cache. gen/dtc_tables.hpp writes them; this reads them: the rule-aware
+// value of a position with every count fresh, its distance to conversion,
+// its exact value under any counts, and best play under them to the next
+// conversion. Values of the tables, as DTW is: which rule ends a game and
+// whether the stronger side can still win within it is the judge's
+// (adjudication/judge.hpp).
 #pragma once
 
 #include <optional>
@@ -16,14 +20,14 @@
 namespace dtb::probe {
 
 template <class V>
-class RuleTables {
+class DtcTables {
 public:
-    explicit RuleTables(const Tablebase& tb) : tb_(tb) {}
+    explicit DtcTables(const Tablebase& tb) : tb_(tb) {}
 
     // With every count fresh at `pos`: the rule-aware value for the side to
     // move (1 win, 0 draw, -1 loss; a count-drawn win is 0).
     Outcome<int> fresh_wdl(const Position<V>& pos) const {
-        return guarded([&] { return game_over(pos) ? -1 : RuleJudge<V, RuleTables>(*this).fresh_wdl(pos); });
+        return guarded([&] { return game_over(pos) ? -1 : RuleJudge<V, DtcTables>(*this).fresh_wdl(pos); });
     }
 
     // T: who wins with every count fresh and in how many plies the next
@@ -36,14 +40,14 @@ public:
     // game's DrawCounts), exactly.
     template <class Counts>
     Outcome<int> exact_value(const Position<V>& pos, const Counts& c) const {
-        return guarded([&] { return RuleJudge<V, RuleTables>(*this).exact_value(pos, c); });
+        return guarded([&] { return RuleJudge<V, DtcTables>(*this).exact_value(pos, c); });
     }
 
     // Best play under the counts `c` to the next conversion
     // (RuleJudge::line_to_conversion); empty for a draw under the counts.
     template <class Counts>
     Outcome<std::vector<Move>> line(const Position<V>& pos, const Counts& c) const {
-        return guarded([&] { return RuleJudge<V, RuleTables>(*this).line_to_conversion(pos, c); });
+        return guarded([&] { return RuleJudge<V, DtcTables>(*this).line_to_conversion(pos, c); });
     }
 
     // The store: the entry of a normalized position. Throws Unavailable.
