@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs dtb from a build tree into a temporary prefix, builds the example
 # engine against the installed package twice (CMake's find_package, and
-# pkg-config with a plain C compiler), and checks both against dtb probe.
+# pkg-config with a plain C compiler), and checks both against dtb probe;
+# and the adjudication example the same two ways against dtb adjudicate.
 #   install_test.sh BUILD_DIR EXAMPLE_SOURCE_DIR DTB_PROGRAM TABLE_DIR
 set -euo pipefail
 build=$1 example=$2 dtb=$3 tables=$4
@@ -9,16 +10,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build" --prefix "$work/prefix" > /dev/null
-for f in include/dtb/probe.h lib/libdtb_probe.a lib/cmake/dtb/dtbConfig.cmake lib/pkgconfig/dtb.pc; do
+for f in include/dtb/probe.h include/dtb/adjudication.h lib/libdtb_probe.a lib/libdtb_adjudication.a \
+  lib/cmake/dtb/dtbConfig.cmake lib/pkgconfig/dtb.pc; do
   [ -f "$work/prefix/$f" ] || { echo "not installed: $f" >&2; exit 1; }
 done
 
 # Portable: the installed archive is built without -march=native, so it
 # holds no instruction an older x86-64 lacks (BMI2's pext/pdep would be the
 # first; dtb uses them when the compiler may).
-if objdump -d "$work/prefix/lib/libdtb_probe.a" | grep -qE '\s(pext|pdep|shlx|sarx|andn)\s'; then
-  echo "installed libdtb_probe.a uses BMI2 instructions: not portable" >&2; exit 1
-fi
+for lib in libdtb_probe.a libdtb_adjudication.a; do
+  if objdump -d "$work/prefix/lib/$lib" | grep -qE '\s(pext|pdep|shlx|sarx|andn)\s'; then
+    echo "installed $lib uses BMI2 instructions: not portable" >&2; exit 1
+  fi
+done
 
 fens=(W:WKa1,Kc3:BKh8 B:WKa1,Kc1:BKh8 W:WKa3:BKh6 W:Wh2:Bg3,f4 W:Wa1,c1:Bb2)
 # What dtb probe says, in the example's format: FEN wdl dtw best : line.
@@ -55,4 +59,23 @@ if "$work/engine-pc" "$work" russian W:WKa1,Kc3:BKh8 > /dev/null 2> "$work/err";
   echo "example engine answered without tables" >&2; exit 1
 fi
 grep -q "russian-KKvK.wdl" "$work/err" || { echo "no file named in: $(cat "$work/err")" >&2; exit 1; }
-echo "installed package OK: CMake and pkg-config builds agree with dtb probe on ${#fens[@]} positions"
+# The adjudication: dtb_adjudicate_position with n moves as 2n plies is
+# what dtb adjudicate --moves-played n answers.
+adj_fen=W:WKf8,Ke7,Kh6:BKb8
+adj_expected=$("$dtb" adjudicate --variant russian --dir "$tables" --fen "$adj_fen" --moves-played 3 --json |
+  python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+print(j["rule"] or "-", "-" if j["moves_left"] is None else j["moves_left"], "yes" if j["winnable"] else "no", j["basis"])
+print(j["verdict"])')
+cc -std=c11 -Wall -Wextra -Werror "$example/adjudicate.c" $(pkg-config --cflags --libs dtb) -o "$work/adjudicate-pc"
+for program in "$work/cmake-build/example_adjudicate" "$work/adjudicate-pc"; do
+  got=$("$program" "$tables" russian "$adj_fen" 3 6 6)
+  if [ "$got" != "$adj_expected" ]; then
+    echo "$program disagrees with dtb adjudicate:" >&2
+    diff <(echo "$adj_expected") <(echo "$got") >&2 || true
+    exit 1
+  fi
+done
+echo "installed package OK: CMake and pkg-config builds agree with dtb probe on ${#fens[@]} positions" \
+  "and with dtb adjudicate"
