@@ -76,11 +76,14 @@ GameReview review_game(dtb_tablebase* handle, const PdnGame<V>& game, const Game
     return g;
 }
 
-// review_game for every variant with_variant knows (rules/variant.hpp),
-// where the dtb program finds it: naming each instance here makes this file
-// hold it.
-void instantiate_review_game(VariantId id) {
-    with_variant(id, []<class V>() { [[maybe_unused]] auto* f = &review_game<V>; });
-}
+// review_game for every variant, where the dtb program finds it.
+#define DTB_REVIEW_GAME(V) template GameReview review_game<V>(dtb_tablebase*, const PdnGame<V>&, const GameReplay<V>&);
+#ifdef DTB_FOR_EACH_VARIANT
+DTB_FOR_EACH_VARIANT(DTB_REVIEW_GAME)  // rules/variant.hpp's list
+#else
+DTB_REVIEW_GAME(Russian)
+DTB_REVIEW_GAME(International)
+#endif
+#undef DTB_REVIEW_GAME
 
 }  // namespace dtb::adjudication
