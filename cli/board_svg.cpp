@@ -170,7 +170,7 @@ std::string board_svg(const BoardDiagram<V>& d) {
     return out.str();
 }
 
-template std::string board_svg<Russian>(const BoardDiagram<Russian>&);
-template std::string board_svg<International>(const BoardDiagram<International>&);
+#define DTB_INSTANTIATE_BOARD_SVG(V) template std::string board_svg<V>(const BoardDiagram<V>&);
+DTB_FOR_EACH_VARIANT(DTB_INSTANTIATE_BOARD_SVG)
 
 }  // namespace dtb

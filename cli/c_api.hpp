@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "dtb/adjudication.h"
 #include "dtb/probe.h"
+#include "probe/convert.hpp"
 
 namespace dtb {
 
@@ -36,10 +37,8 @@ private:
     dtb_tablebase* tb_ = nullptr;
 };
 
-// DTB_RUSSIAN or DTB_INTERNATIONAL for a --variant value.
-inline int c_variant(const std::string& variant) {
-    return variant_from_option(variant) == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
-}
+// The C API's code (DTB_RUSSIAN, ...) for a --variant value.
+inline int c_variant(const std::string& variant) { return probe::c_variant(variant_from_option(variant)); }
 
 // "win", "draw" or "loss" for DTB_WIN, DTB_DRAW, DTB_LOSS.
 inline const char* wdl_word(int wdl) { return wdl == DTB_WIN ? "win" : wdl == DTB_DRAW ? "draw" : "loss"; }

@@ -95,8 +95,8 @@ GameAnalysis<V> analyze_game(const PdnGame<V>& game, const probe::Search<V>& sea
     return a;
 }
 
-template GameAnalysis<Russian> analyze_game<Russian>(const PdnGame<Russian>&, const probe::Search<Russian>&, int);
-template GameAnalysis<International> analyze_game<International>(const PdnGame<International>&,
-                                                                 const probe::Search<International>&, int);
+#define DTB_INSTANTIATE_ANALYZE_GAME(V) \
+    template GameAnalysis<V> analyze_game<V>(const PdnGame<V>&, const probe::Search<V>&, int);
+DTB_FOR_EACH_VARIANT(DTB_INSTANTIATE_ANALYZE_GAME)
 
 }  // namespace dtb

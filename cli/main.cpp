@@ -21,9 +21,9 @@ void add_rule_report_command(CLI::App& app);
 }  // namespace dtb
 
 int main(int argc, char** argv) {
-    CLI::App app{
-        "dtb: draughts endgame tablebases for Russian and international draughts.\n"
-        "Run 'dtb <command> --help' for one command's options."};
+    CLI::App app{"dtb: draughts endgame tablebases for " + dtb::choice_list(dtb::kVariantNames, " and ") +
+                 " draughts ('dtb variants' says how each is played).\n"
+                 "Run 'dtb <command> --help' for one command's options."};
     app.require_subcommand(1);
     app.set_version_flag("--version", "dtb 0.1.0");
     dtb::add_rules_commands(app);

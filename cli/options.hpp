@@ -24,16 +24,24 @@ inline constexpr const char* kExitStatus =
 // JSON objects keep their fields in the documented order.
 using Json = nlohmann::ordered_json;
 
-// --variant russian|international, required.
+// The variants with their boards: "russian (8x8), international (10x10), ...".
+inline std::string variant_choices_with_boards() {
+    std::vector<std::string> choices;
+    for_each_variant(
+        [&]<class V>() { choices.push_back(std::string(V::name) + " (" + std::string(V::board_text) + ")"); });
+    return choice_list(choices);
+}
+
+// --variant NAME, required: one of the variants' names (rules/variant.hpp).
 inline CLI::Option* add_variant_option(CLI::App* command, std::string& variant) {
-    return command->add_option("--variant", variant, "Rules to play by: russian (8x8) or international (10x10)")
+    return command->add_option("--variant", variant, "Rules to play by: " + variant_choices_with_boards())
         ->required()
-        ->check(CLI::IsMember({std::string(Russian::name), std::string(International::name)}));
+        ->check(CLI::IsMember(std::vector<std::string>(kVariantNames.begin(), kVariantNames.end())));
 }
 
 inline VariantId variant_from_option(const std::string& text) {
     const auto id = parse_variant(text);
-    if (!id) throw InputError("unknown variant '" + text + "': use russian or international");
+    if (!id) throw InputError("unknown variant '" + text + "': use " + variant_choices());
     return *id;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "probe/convert.hpp"
 #include "rules/notation.hpp"
 
 namespace dtb {
@@ -36,20 +37,25 @@ std::string fen_of(const dtb_position& pos) {
 }
 
 std::string numeric_move_text(int variant, const dtb_move& move) {
-    if (variant != DTB_RUSSIAN) return move.text;
-    // The squares between the separators ('-' for a move, ':' for a capture).
-    const std::string_view text = move.text;
-    std::string out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = std::min(text.find_first_of("-:", start), text.size());
-        const std::string_view name = text.substr(start, end - start);
-        const auto bit = parse_square<Russian>(name);
-        out += bit ? std::to_string(square_number<Russian>(*bit)) : std::string(name);
-        if (end < text.size()) out += text[end];
-        start = end + 1;
-    }
-    return out;
+    return with_variant(*probe::variant_from_c(variant), [&]<class V>() -> std::string {
+        if constexpr (!V::algebraic_notation) {
+            return move.text;
+        } else {
+            // The squares between the separators ('-' for a move, ':' for a capture).
+            const std::string_view text = move.text;
+            std::string out;
+            std::size_t start = 0;
+            while (start <= text.size()) {
+                const std::size_t end = std::min(text.find_first_of("-:", start), text.size());
+                const std::string_view name = text.substr(start, end - start);
+                const auto bit = parse_square<V>(name);
+                out += bit ? std::to_string(square_number<V>(*bit)) : std::string(name);
+                if (end < text.size()) out += text[end];
+                start = end + 1;
+            }
+            return out;
+        }
+    });
 }
 
 Answer<ProbeReport> probe_report(dtb_tablebase* tb, const dtb_position& pos) {

@@ -1,4 +1,4 @@
-// dtb perft, dtb moves.
+// dtb variants, dtb perft, dtb moves.
 #include <chrono>
 
 #include "cli/options.hpp"
@@ -84,9 +84,55 @@ void run_moves(const MovesOptions& o) {
     for (const std::string& t : texts) std::cout << "  " << t << '\n';
 }
 
+// One variant as dtb variants shows it: what the rules say, from its traits.
+template <class V>
+Json variant_json() {
+    Json rules = Json::array();
+    for (const DrawRule& r : V::draw_rules)
+        rules.push_back(Json{{"rule", r.id}, {"title", r.title}, {"limit", r.limit}});
+    return Json{{"variant", V::name},
+                {"code", static_cast<int>(V::id)},
+                {"board", V::board_text},
+                {"size", V::Board::width},
+                {"squares", V::Board::squares},
+                {"squares_per_row", V::Board::width / 2},
+                {"pieces_per_side", V::max_pieces_per_side},
+                {"initial_fen", V::initial_fen},
+                {"algebraic", V::algebraic_notation},
+                {"majority_capture", V::majority_capture},
+                {"crowns_during_capture", V::crowns_during_capture},
+                {"pdn_game_type", V::pdn_game_type},
+                {"draw_rules", rules}};
+}
+
+void run_variants(bool json) {
+    Json list = Json::array();
+    for_each_variant([&]<class V>() { list.push_back(variant_json<V>()); });
+    if (json) return print_json(Json{{"variants", list}});
+    for (const Json& v : list) {
+        std::cout << v["variant"].get<std::string>() << " (" << v["board"].get<std::string>() << ", "
+                  << v["pieces_per_side"].get<int>() << " men a side, PDN GameType " << v["pdn_game_type"].get<int>()
+                  << "): "
+                  << (v["majority_capture"].get<bool>() ? "the most pieces must be taken" : "free choice of capture")
+                  << "; a man reaching the last row during a capture "
+                  << (v["crowns_during_capture"].get<bool>() ? "goes on as a king" : "stays a man") << "; squares "
+                  << (v["algebraic"].get<bool>() ? "a1..h8" : "numbered") << "\n";
+        for (const Json& r : v["draw_rules"])
+            std::cout << "  " << r["rule"].get<std::string>() << ": " << r["title"].get<std::string>() << "\n";
+    }
+}
+
 }  // namespace
 
 void add_rules_commands(CLI::App& app) {
+    auto variants_json = std::make_shared<bool>(false);
+    CLI::App* variants = app.add_subcommand(
+        "variants",
+        "List the variants dtb knows: board, men, capture rules, notation, PDN GameType and move-count draw rules.\n"
+        "Their names are what --variant takes. Example: dtb variants --json");
+    variants->add_flag("--json", *variants_json, "One JSON object: variants, each with the fields the text shows");
+    variants->callback([variants_json] { run_variants(*variants_json); });
+
     auto perft_options = std::make_shared<PerftOptions>();
     CLI::App* perft = app.add_subcommand(
         "perft",

@@ -7,6 +7,8 @@
 
 #include "cli/position_json.hpp"
 #include "cli/position_query.hpp"
+#include "probe/convert.hpp"
+#include "rules/notation.hpp"
 
 namespace dtb::serve {
 
@@ -78,16 +80,14 @@ std::optional<int> count_param(const QueryParams& params, const std::string& nam
     return n;
 }
 
-int c_code(VariantId id) { return id == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL; }
-
-Reply position_reply(dtb_tablebase* tb, int variant, const QueryParams& params) {
+Reply position_reply(dtb_tablebase* tb, const std::string&, int variant, const QueryParams& params) {
     check_params(params, {"fen"});
     const dtb_position pos = fen_param(params, variant);
     const ProbeReport report = take(probe_report(tb, pos));
     return {200, position_json(report, take(probe_moves(tb, pos)))};
 }
 
-Reply line_reply(dtb_tablebase* tb, int variant, const QueryParams& params) {
+Reply line_reply(dtb_tablebase* tb, const std::string&, int variant, const QueryParams& params) {
     check_params(params, {"fen"});
     const dtb_position pos = fen_param(params, variant);
     const ProbeReport report = take(probe_report(tb, pos));
@@ -111,31 +111,57 @@ Reply adjudicate_reply(dtb_tablebase* tb, const std::string& name, int variant, 
     return {200, j};
 }
 
+// The handler of each of kEndpoints, in the same order.
+using Handler = Reply (*)(dtb_tablebase*, const std::string& variant, int code, const QueryParams&);
+constexpr Handler kHandlers[] = {position_reply, line_reply, adjudicate_reply};
+static_assert(std::size(kHandlers) == std::size(kEndpoints), "one handler per endpoint");
+
+// A first position for the explorer's board: a white king in the bottom
+// left corner with a man two rows up, a black king in the top right corner.
+template <class V>
+std::string example_fen() {
+    constexpr int half = V::Board::width / 2;
+    const std::string corner = std::to_string(V::Board::squares - half + 1);
+    const std::string man = std::to_string((V::Board::width - 3) * half + 2);
+    return to_fen(parse_fen<V>("W:WK" + corner + "," + man + ":BK" + std::to_string(half)));
+}
+
+std::string endpoint_paths(const std::string& variant) {
+    std::vector<std::string> paths;
+    for (const Endpoint& e : kEndpoints)
+        paths.push_back("/api/v1/" + variant + (e.what.empty() ? "" : "/" + std::string(e.what)));
+    return choice_list(paths, " and ");
+}
+
 }  // namespace
 
 Reply error_reply(int status, const std::string& message) { return {status, Json{{"error", message}}}; }
 
 Reply api_index(const dtb_tablebase* tb) {
     Json variants = Json::array();
-    for (VariantId id : {VariantId::Russian, VariantId::International})
-        variants.push_back(
-            Json{{"variant", std::string(variant_name(id))}, {"max_pieces", dtb_max_pieces(tb, c_code(id))}});
-    return {200, Json{{"variants", variants},
-                      {"endpoints",
-                       {"/api/v1/{variant}?fen=FEN", "/api/v1/{variant}/line?fen=FEN",
-                        "/api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L][&conversion_moves=C]"}}}};
+    for_each_variant([&]<class V>() {
+        variants.push_back(Json{{"variant", V::name},
+                                {"max_pieces", dtb_max_pieces(tb, probe::c_variant(V::id))},
+                                {"board",
+                                 {{"size", V::Board::width},
+                                  {"squares", V::Board::squares},
+                                  {"algebraic", V::algebraic_notation},
+                                  {"initial_fen", V::initial_fen},
+                                  {"example_fen", example_fen<V>()}}}});
+    });
+    Json endpoints = Json::array();
+    for (const Endpoint& e : kEndpoints) endpoints.push_back(e.usage);
+    return {200, Json{{"variants", variants}, {"endpoints", endpoints}}};
 }
 
 Reply api_request(dtb_tablebase* tb, const std::string& variant, const std::string& what, const QueryParams& params) {
     const auto id = parse_variant(variant);
-    if (!id) return error_reply(400, "unknown variant '" + variant + "': use russian or international");
-    const int code = c_code(*id);
+    if (!id) return error_reply(400, "unknown variant '" + variant + "': use " + variant_choices());
     try {
-        if (what.empty()) return position_reply(tb, code, params);
-        if (what == "line") return line_reply(tb, code, params);
-        if (what == "adjudicate") return adjudicate_reply(tb, variant, code, params);
-        return error_reply(404, "no such endpoint: /api/v1/" + variant + "/" + what + " (there are /api/v1/" + variant +
-                                    ", .../line and .../adjudicate)");
+        for (std::size_t i = 0; i < std::size(kEndpoints); ++i)
+            if (what == kEndpoints[i].what) return kHandlers[i](tb, variant, probe::c_variant(*id), params);
+        return error_reply(
+            404, "no such endpoint: /api/v1/" + variant + "/" + what + " (there are " + endpoint_paths(variant) + ")");
     } catch (const Refused& r) {
         return r.reply;
     }

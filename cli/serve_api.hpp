@@ -2,11 +2,8 @@
 // parameters in, a status and a JSON body out. serve_command.cpp wires it to
 // the server; tests/serve checks it through HTTP.
 //
-//   GET /api/v1                                   the variants and their largest tables
-//   GET /api/v1/{variant}?fen=FEN                 value, best move, line, must_capture, moves
-//   GET /api/v1/{variant}/line?fen=FEN            the line to the end, a position per ply
-//   GET /api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L][&conversion_moves=C]
-//                                                 dtb adjudicate --json
+//   GET /api/v1                      the variants, their boards and largest tables, the endpoints
+//   GET /api/v1/{variant}...         the endpoints of kEndpoints below
 //
 // Statuses: 200; 400 for bad input (the error names the parameter and what
 // is wrong with it); 404 for a position whose table is missing (the error
@@ -16,6 +13,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "cli/options.hpp"
 #include "dtb/probe.h"
@@ -39,7 +37,22 @@ struct Reply {
 // {"error": message} with an HTTP status.
 Reply error_reply(int status, const std::string& message);
 
-// GET /api/v1: the API's index.
+// An endpoint of the API: the one list that the server, its index
+// (GET /api/v1), its 404 and `dtb serve --help` all read.
+struct Endpoint {
+    std::string_view what;     // the path's last part after the variant: "" (the position), "line", ...
+    std::string_view usage;    // the path with its parameters, as a user writes it
+    std::string_view summary;  // what it answers
+};
+inline constexpr Endpoint kEndpoints[] = {
+    {"", "/api/v1/{variant}?fen=FEN", "wdl, dtw, best_move, pv, must_capture, moves"},
+    {"line", "/api/v1/{variant}/line?fen=FEN", "the line to the end, the position after each ply"},
+    {"adjudicate", "/api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L][&conversion_moves=C]",
+     "as dtb adjudicate --json"},
+};
+
+// GET /api/v1: the API's index: each variant with its board and largest
+// tables (the web explorer builds its boards from it), and the endpoints.
 Reply api_index(const dtb_tablebase* tb);
 
 // GET /api/v1/{variant}[/what]: what is "" (the position), "line" or

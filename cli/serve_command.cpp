@@ -140,16 +140,19 @@ std::string url_of(const std::string& host, int port) {
 
 void announce(const ServeOptions& o, dtb_tablebase* tb, int port) {
     const std::string url = url_of(o.bind, port);
-    const int russian = dtb_max_pieces(tb, DTB_RUSSIAN), international = dtb_max_pieces(tb, DTB_INTERNATIONAL);
+    Json max_pieces = Json::object();
+    std::vector<std::string> sizes;
+    for_each_variant([&]<class V>() {
+        const int pieces = dtb_max_pieces(tb, probe::c_variant(V::id));
+        max_pieces[std::string(V::name)] = pieces;
+        sizes.push_back(std::string(V::name) + " up to " + std::to_string(pieces) + " pieces");
+    });
     if (o.json) {
-        print_json(Json{{"url", url},
-                        {"bind", o.bind},
-                        {"port", port},
-                        {"threads", o.threads},
-                        {"max_pieces", Json{{"russian", russian}, {"international", international}}}});
+        print_json(
+            Json{{"url", url}, {"bind", o.bind}, {"port", port}, {"threads", o.threads}, {"max_pieces", max_pieces}});
     } else {
-        std::cout << "dtb serve: listening on " << url << " (" << o.threads << " threads; tables: russian up to "
-                  << russian << " pieces, international up to " << international << "). Ctrl-C or SIGTERM stops it.\n";
+        std::cout << "dtb serve: listening on " << url << " (" << o.threads
+                  << " threads; tables: " << choice_list(sizes, ", ") << "). Ctrl-C or SIGTERM stops it.\n";
     }
     std::cout.flush();  // a test or a supervisor reads this line to find the port
 }
@@ -228,19 +231,21 @@ void run_serve(const ServeOptions& o) {
 
 void add_serve_commands(CLI::App& app) {
     auto o = std::make_shared<ServeOptions>();
+    std::string api;
+    for (const serve::Endpoint& e : serve::kEndpoints)
+        api += "  " + std::string(e.usage) + "\n      " + std::string(e.summary) + "\n";
     CLI::App* cmd = app.add_subcommand(
         "serve",
         "Serve the tables over HTTP: a JSON API and a web explorer at / (a board to set up, the value,\n"
-        "every move with its value, the line to the end, the draw rules). The API, all GET:\n"
-        "  /api/v1/{russian|international}?fen=FEN      wdl, dtw, best_move, pv, must_capture, moves\n"
-        "  /api/v1/{variant}/line?fen=FEN               the line to the end, the position after each ply\n"
-        "  /api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L]   as dtb adjudicate --json\n"
-        "Bad input gets status 400 and {\"error\": \"...\"} naming what is wrong; a missing table 404 naming it.\n"
-        "Listens on 127.0.0.1 (this machine only) unless --bind says otherwise; prints the URL, then serves\n"
-        "until Ctrl-C or SIGTERM. On a public network, put it behind a reverse proxy that limits requests.\n"
-        "Examples:\n"
-        "  dtb serve --dir tablebases                      then open http://127.0.0.1:8080/\n"
-        "  curl 'http://127.0.0.1:8080/api/v1/russian?fen=W:WKa1,c3:BKh8'");
+        "every move with its value, the line to the end, the draw rules). The API, all GET, {variant} one of\n" +
+            variant_choices() + ":\n  /api/v1\n      the variants, their boards and largest tables, the endpoints\n" +
+            api +
+            "Bad input gets status 400 and {\"error\": \"...\"} naming what is wrong; a missing table 404 naming it.\n"
+            "Listens on 127.0.0.1 (this machine only) unless --bind says otherwise; prints the URL, then serves\n"
+            "until Ctrl-C or SIGTERM. On a public network, put it behind a reverse proxy that limits requests.\n"
+            "Examples:\n"
+            "  dtb serve --dir tablebases                      then open http://127.0.0.1:8080/\n"
+            "  curl 'http://127.0.0.1:8080/api/v1/russian?fen=W:WKa1,c3:BKh8'");
     cmd->add_option("--dir", o->dirs, "Directory holding the .wdl and .dtw files (repeat for several)")->required();
     cmd->add_option("--port", o->port, "TCP port; 0 picks a free one (printed)")->capture_default_str();
     cmd->add_option("--bind", o->bind, "Address to listen on: 127.0.0.1, ::1, or 0.0.0.0 for every network")

@@ -85,7 +85,7 @@ void add_show_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "show",
         "Draw a position as an SVG board diagram: White at the bottom, the square names of the variant\n"
-        "(a-h/1-8 for Russian, 1-50 for international), men and kings (a gold ring), the move played as a red\n"
+        "(a-h/1-8 on the 8x8 board, 1-50 on the 10x10), men and kings (a gold ring), the move played as a red\n"
         "arrow and, with --best, the tables' best move as a green one; with --dir the caption gives the values.\n"
         "View it in a browser, or make a PNG: rsvg-convert -o board.png board.svg\n"
         "Examples:\n"

@@ -15,14 +15,14 @@
 
 namespace dtb::probe {
 
-// The C API's variant codes (DTB_RUSSIAN, DTB_INTERNATIONAL) and the rules'.
-constexpr int c_variant(VariantId variant) { return variant == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL; }
+// The C API's variant codes (DTB_RUSSIAN, ...) are the variants' ids
+// (rules/variant.hpp), which never change: checked here, once per code.
+static_assert(DTB_RUSSIAN == int(VariantId::Russian) && DTB_INTERNATIONAL == int(VariantId::International) &&
+                  DTB_VARIANT_COUNT == int(kVariantIds.size()),
+              "dtb/probe.h's DTB_* variant codes must equal the ids of rules/variant.hpp");
+constexpr int c_variant(VariantId variant) { return static_cast<int>(variant); }
 // nullopt for a code that names no variant.
-constexpr std::optional<VariantId> variant_from_c(int variant) {
-    if (variant == DTB_RUSSIAN) return VariantId::Russian;
-    if (variant == DTB_INTERNATIONAL) return VariantId::International;
-    return std::nullopt;
-}
+constexpr std::optional<VariantId> variant_from_c(int variant) { return variant_from_number(variant); }
 
 // bit (n-1) = square n  <->  bit bit_of(n-1): the ghost layout's used bits
 // are the squares in order, so pdep/pext convert in one instruction.

@@ -59,7 +59,7 @@ std::string header_mismatch(const compress::Header& h, const TableName& name);
 // (built once here rather than at every probe).
 struct OpenTable {
     std::unique_ptr<compress::TableFile> file;
-    std::variant<PositionIndex<Russian>, PositionIndex<International>> index;
+    PerVariant<PositionIndex> index;
 
     template <class V>
     const PositionIndex<V>& index_for() const {
@@ -131,7 +131,7 @@ private:
     // The same slots in an open-addressing table (immutable after open()):
     // a probe finds its slot with a multiply, a mask and a compare or two.
     std::vector<std::pair<std::uint32_t, Slot*>> lookup_;
-    std::array<int, 2> max_pieces_{0, 0};
+    std::array<int, kVariantIds.size()> max_pieces_{};  // by variant id
 };
 
 }  // namespace dtb::probe

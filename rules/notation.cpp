@@ -386,7 +386,6 @@ std::string board_diagram(const Position<V>& pos) {
     template Move parse_move<V>(const Position<V>&, std::string_view);  \
     template std::string board_diagram<V>(const Position<V>&);
 
-DTB_INSTANTIATE_NOTATION(Russian)
-DTB_INSTANTIATE_NOTATION(International)
+DTB_FOR_EACH_VARIANT(DTB_INSTANTIATE_NOTATION)
 
 }  // namespace dtb

@@ -69,7 +69,7 @@ std::optional<std::pair<int, int>> score(std::string_view w) {
 // "½-½", or a score; nullopt for anything else.
 template <class V>
 std::optional<std::string> loose_result(std::string_view w) {
-    constexpr bool two_points = V::pdn_game_type == International::pdn_game_type;
+    constexpr bool two_points = V::points_for_win == 2;
     if (w == "-" || w == "--") return "*";
     if (w == "\u00BD-\u00BD" || w == "1/2" || w == "\u00BD") return two_points ? "1-1" : "1/2-1/2";
     const auto s = score(w);
@@ -236,15 +236,10 @@ private:
         while (!field.empty() && is_space(field.back())) field.remove_suffix(1);
         const auto type = parse_bounded(field, 999);
         if (type == V::pdn_game_type) return;
-        const auto other = type == Russian::pdn_game_type         ? std::optional(Russian::name)
-                           : type == International::pdn_game_type ? std::optional(International::name)
-                                                                  : std::nullopt;
-        if (other)
-            throw Failure{offset, "GameType \"" + value + "\" is " + std::string(*other) +
+        if (const auto other = type ? variant_of_game_type(*type) : std::nullopt)
+            throw Failure{offset, "GameType \"" + value + "\" is " + std::string(variant_name(*other)) +
                                       ", but the games are read as " + std::string(V::name)};
-        throw Failure{offset, "GameType \"" + value + "\" is not a game dtb reads (" +
-                                  std::to_string(Russian::pdn_game_type) + " russian, " +
-                                  std::to_string(International::pdn_game_type) + " international)"};
+        throw Failure{offset, "GameType \"" + value + "\" is not a game dtb reads (" + game_types_text() + ")"};
     }
 
     Failure move_failure(const Token& t, const std::string& reason) const {
@@ -550,7 +545,6 @@ std::string write_pdn_games(const std::vector<PdnGame<V>>& games) {
     template std::string write_pdn_game<V>(const PdnGame<V>&, const std::vector<std::string>&); \
     template std::string write_pdn_games<V>(const std::vector<PdnGame<V>>&);
 
-DTB_INSTANTIATE_PDN(Russian)
-DTB_INSTANTIATE_PDN(International)
+DTB_FOR_EACH_VARIANT(DTB_INSTANTIATE_PDN)
 
 }  // namespace dtb

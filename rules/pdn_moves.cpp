@@ -165,7 +165,6 @@ std::string ambiguous_move_message(const Position<V>& pos, std::string_view text
     template std::vector<Move> pdn_move_candidates<V>(const Position<V>&, std::string_view); \
     template std::string ambiguous_move_message<V>(const Position<V>&, std::string_view, const std::vector<Move>&);
 
-DTB_INSTANTIATE_PDN_MOVES(Russian)
-DTB_INSTANTIATE_PDN_MOVES(International)
+DTB_FOR_EACH_VARIANT(DTB_INSTANTIATE_PDN_MOVES)
 
 }  // namespace dtb

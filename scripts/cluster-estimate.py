@@ -23,7 +23,7 @@ from importlib import import_module
 sizes = import_module("index-sizes")
 slices = import_module("slice-sizes")
 
-MAX_PER_SIDE = {"russian": 12, "international": 20}
+MAX_PER_SIDE = {name: v["pieces_per_side"] for name, v in sizes.VARIANTS.items()}
 
 
 def successors(sig):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Position counts of every table up to N pieces, from the index's formula
-(rules/position_index.hpp: men off their crowning row, then kings on the
+(tables/position_index.hpp: men off their crowning row, then kings on the
 squares left), without building anything: what a larger set will take.
 
     scripts/index-sizes.py VARIANT PIECES [--check DIR]
@@ -15,7 +15,11 @@ import json
 import sys
 from math import comb
 
-BOARDS = {"russian": (32, 4), "international": (50, 5)}  # squares, squares per row
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from variant_list import VARIANTS  # noqa: E402
+
+# squares, squares per row
+BOARDS = {name: (v["squares"], v["squares_per_row"]) for name, v in VARIANTS.items()}
 
 
 def men_placements(squares, row, white_men, black_men):

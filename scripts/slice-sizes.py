@@ -9,7 +9,11 @@ of advancement), its largest slice, and that slice with the one above it
 import sys
 from math import comb
 
-BOARDS = {"russian": (8, 4), "international": (10, 5)}  # rows, squares per row
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from variant_list import VARIANTS  # noqa: E402
+
+# rows, squares per row
+BOARDS = {name: (v["size"], v["squares_per_row"]) for name, v in VARIANTS.items()}
 
 
 def level_counts(variant, white_men, black_men):
@@ -41,7 +45,7 @@ def level_counts(variant, white_men, black_men):
 
 def pairs(variant, pieces):
     """Pair keys (white men, black men, white kings, black kings), each once."""
-    most = 12 if variant == "russian" else 20
+    most = VARIANTS[variant]["pieces_per_side"]
     seen = set()
     for total in range(2, pieces + 1):
         for a in range(total + 1):

@@ -61,12 +61,9 @@ struct TableName {
 // (".json") are not table files.
 std::optional<TableName> parse_table_file_name(std::string_view name);
 
-// The header's variant byte: 0 Russian, 1 international.
+// The header's variant byte: the variant's id (rules/variant.hpp).
 inline std::uint8_t file_variant(VariantId variant) { return static_cast<std::uint8_t>(variant); }
-inline std::optional<VariantId> variant_from_file(std::uint8_t byte) {
-    if (byte > 1) return std::nullopt;
-    return static_cast<VariantId>(byte);
-}
+inline std::optional<VariantId> variant_from_file(std::uint8_t byte) { return variant_from_number(byte); }
 
 // The header's four material bytes: the side to move's men and kings, then
 // the other side's.

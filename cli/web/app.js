@@ -5,12 +5,38 @@
 
 // ---------------------------------------------------------------------------
 // Boards: squares are PDN numbers, 1 at the top left dark square (Black's
-// side), White playing up. Russian squares are also named a1..h8.
+// side), White playing up; on 8x8 boards also named a1..h8.
+//
+// The variants and their boards come from the server (GET /api/v1), which
+// takes them from dtb's one list of variants: name -> {size, algebraic,
+// example, label}, in the server's order.
+const VARIANTS = {};
 
-const VARIANTS = {
-  russian: { size: 8, algebraic: true, example: "W:WKa1,c3:BKh8", label: "Russian" },
-  international: { size: 10, algebraic: false, example: "W:W31,K46:B5", label: "International" },
-};
+function learnVariants(index) {
+  for (const v of index.variants) {
+    const label = v.variant[0].toUpperCase() + v.variant.slice(1);
+    VARIANTS[v.variant] = {
+      size: v.board.size,
+      algebraic: v.board.algebraic,
+      example: v.board.example_fen,
+      label: `${label} ${v.board.size}×${v.board.size}`,
+    };
+  }
+}
+
+// One tab per variant, the first selected.
+function makeTabs() {
+  const nav = document.querySelector(".tabs");
+  nav.textContent = "";
+  for (const [name, v] of Object.entries(VARIANTS)) {
+    const t = el("button", "", v.label);
+    t.type = "button";
+    t.setAttribute("role", "tab");
+    t.dataset.variant = name;
+    t.setAttribute("aria-selected", String(name === state.variant));
+    nav.appendChild(t);
+  }
+}
 
 // The square number at row r (0 at the top) and column c (0 at the left), or
 // 0 for a light square.
@@ -88,7 +114,7 @@ function toFen(variant, side, pieces) {
 // played (history[index] is on the board).
 
 const state = {
-  variant: "russian",
+  variant: null, // set from the server's list of variants
   tool: "play",
   selected: null, // in Play: the square whose moves are shown
   boards: {},
@@ -106,11 +132,14 @@ function setHistory(fen) {
   state.boards[state.variant] = { history: [{ fen, move: null }], index: 0 };
 }
 
-for (const [name, v] of Object.entries(VARIANTS)) {
-  state.variant = name;
-  setHistory(v.example);
+// Every variant starts on its example position.
+function startBoards() {
+  for (const [name, v] of Object.entries(VARIANTS)) {
+    state.variant = name;
+    setHistory(v.example);
+  }
+  state.variant = Object.keys(VARIANTS)[0];
 }
-state.variant = "russian";
 
 // ---------------------------------------------------------------------------
 // The API
@@ -547,7 +576,15 @@ async function adjudicate(event) {
   }
 }
 
-function init() {
+async function init() {
+  try {
+    learnVariants(await api("/api/v1"));
+  } catch (e) {
+    document.querySelector(".layout").textContent = `The server's list of variants could not be read: ${e.message}`;
+    return;
+  }
+  startBoards();
+  makeTabs();
   for (const t of document.querySelectorAll("[role=tab]"))
     t.addEventListener("click", () => {
       state.variant = t.dataset.variant;
@@ -592,8 +629,8 @@ function init() {
   });
   setupBoardEvents();
   // A position in the address: #russian/W:WKa1,c3:BKh8
-  const m = /^#(russian|international)\/(.+)$/.exec(decodeURIComponent(location.hash));
-  if (m) {
+  const m = /^#([a-z]+)\/(.+)$/.exec(decodeURIComponent(location.hash));
+  if (m && VARIANTS[m[1]]) {
     state.variant = m[1];
     setHistory(m[2]);
   }

@@ -1,18 +1,26 @@
 #include "board.hpp"
 
+#include <stdexcept>
+#include <vector>
+
 namespace engine {
 namespace {
 
 // PDN numbering: square 1 is the second square of the top row (b8, or the
 // top left dark square of 10x10); rows alternate between starting on the
 // second and on the first column.
+// The board and the capture rules come from the library's list of variants
+// (dtb_variant_rules_of), so that the engine plays any variant dtb knows.
 Geometry make_geometry(int variant) {
+    dtb_variant_rules rules;
+    if (dtb_variant_rules_of(variant, &rules) != DTB_OK) throw std::invalid_argument("unknown variant");
     Geometry g{};
     g.variant = variant;
-    g.size = variant == DTB_RUSSIAN ? 8 : 10;
-    g.squares = g.size * g.size / 2;
-    g.majority_capture = variant == DTB_INTERNATIONAL;
-    g.crowns_during_capture = variant == DTB_RUSSIAN;
+    g.size = rules.board_size;
+    g.squares = rules.squares;
+    g.majority_capture = rules.majority_capture != 0;
+    g.crowns_during_capture = rules.crowns_during_capture != 0;
+    g.algebraic = rules.algebraic_squares != 0;
     const int half = g.size / 2;
     auto square_at = [&](int row, int col) -> int {
         if (row < 0 || row >= g.size || col < 0 || col >= g.size) return -1;
@@ -36,9 +44,12 @@ Geometry make_geometry(int variant) {
 }  // namespace
 
 const Geometry& Geometry::of(int variant) {
-    static const Geometry russian = make_geometry(DTB_RUSSIAN);
-    static const Geometry international = make_geometry(DTB_INTERNATIONAL);
-    return variant == DTB_RUSSIAN ? russian : international;
+    static const std::vector<Geometry> all = [] {
+        std::vector<Geometry> list;
+        for (int v = 0; v < DTB_VARIANT_COUNT; ++v) list.push_back(make_geometry(v));
+        return list;
+    }();
+    return all.at(static_cast<std::size_t>(variant));
 }
 
 Position after(const Position& pos, const Move& m) {
@@ -70,10 +81,12 @@ Position from_dtb(const dtb_position& pos) {
 }
 
 std::string square_name(int variant, int sq) {
-    if (variant == DTB_INTERNATIONAL) return std::to_string(sq + 1);
-    const int row = sq / 4;
-    const int col = 2 * (sq % 4) + (row % 2 == 0 ? 1 : 0);
-    return std::string{static_cast<char>('a' + col), static_cast<char>('8' - row)};
+    const Geometry& g = Geometry::of(variant);
+    if (!g.algebraic) return std::to_string(sq + 1);
+    const int half = g.size / 2;
+    const int row = sq / half;
+    const int col = 2 * (sq % half) + (row % 2 == 0 ? 1 : 0);
+    return std::string{static_cast<char>('a' + col)} + std::to_string(g.size - row);
 }
 
 std::string move_text(int variant, const Move& m) {

@@ -22,16 +22,17 @@ enum Side { White = 0, Black = 1 };
 // Diagonal directions: towards row 0 (White's forward) first.
 enum Direction { UpLeft = 0, UpRight = 1, DownLeft = 2, DownRight = 3 };
 
-// One board (8x8 Russian or 10x10 international) and the rules that differ.
+// One variant's board and the rules that differ between variants.
 struct Geometry {
-    int variant;                                      // DTB_RUSSIAN or DTB_INTERNATIONAL
+    int variant;                                      // DTB_RUSSIAN, DTB_INTERNATIONAL, ...
     int size;                                         // 8 or 10
     int squares;                                      // 32 or 50
     Bitboard all;                                     // every square of the board
     Bitboard crown_row[2];                            // where a side's men are crowned
     std::array<std::array<std::int8_t, 4>, 64> step;  // neighbour, or -1 off the board
-    bool majority_capture;                            // international: the most pieces must be taken
-    bool crowns_during_capture;                       // Russian: a man crowned mid-capture goes on as a king
+    bool majority_capture;                            // the most pieces must be taken
+    bool crowns_during_capture;                       // a man crowned mid-capture goes on as a king
+    bool algebraic;                                   // squares named a1..h8, not numbered
 
     static const Geometry& of(int variant);
     int row(int sq) const { return sq / (size / 2); }  // 0 = the top (Black's back row)

@@ -14,11 +14,19 @@
 
 namespace {
 
+// The variants' names as "a, b or c", from the library's list.
+std::string variant_choices() {
+    std::string text;
+    for (int v = 0; v < DTB_VARIANT_COUNT; ++v)
+        text += std::string(v == 0 ? "" : v + 1 == DTB_VARIANT_COUNT ? " or " : ", ") + dtb_variant_name(v);
+    return text;
+}
+
 constexpr int kExitOk = 0, kExitFailure = 1, kExitBadInput = 2;
 
 const char* kHelp = R"(dtb-engine: an alpha-beta draughts engine that probes the dtb tables.
 
-  dtb-engine [--variant russian|international] [--dir DIR]... [--fen FEN]
+  dtb-engine [--variant V] [--dir DIR]... [--fen FEN]
              [--play] [--no-tables] [--nodes N | --depth D | --movetime MS]
              [--max-plies N] [--hash MB] [--cache MB] [--json]
   dtb-engine --bench [--variant V] [--dir DIR]... [--nodes N] [--json]
@@ -30,7 +38,8 @@ tables (no more pieces than the largest table) gets its win/draw/loss from
 them; at the root, a position in the tables is played by its distance to
 win (DTW), so a won ending is won by the shortest way.
 
-  --variant V      russian (8x8, default) or international (10x10)
+  --variant V      the rules to play by, as dtb names them (dtb variants
+                   lists them); default: russian
   --dir DIR        a folder of tables (repeat for several)
   --fen FEN        the position, a PDN FEN: "W:Wc3,Ka1:BKh8" or "B:W31,32:B19"
   --play           play the game to its end: a side with no move loses; a
@@ -88,12 +97,8 @@ Options parse(int argc, char** argv) {
             std::exit(kExitOk);
         } else if (arg == "--variant") {
             const std::string v = value();
-            if (v == "russian")
-                o.variant = DTB_RUSSIAN;
-            else if (v == "international")
-                o.variant = DTB_INTERNATIONAL;
-            else
-                throw BadInput("--variant: russian or international, not \"" + v + "\"");
+            o.variant = dtb_variant_from_name(v.c_str());
+            if (o.variant < 0) throw BadInput("--variant: " + variant_choices() + ", not \"" + v + "\"");
         } else if (arg == "--dir") {
             o.dirs.emplace_back(value());
         } else if (arg == "--fen") {

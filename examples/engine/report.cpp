@@ -12,7 +12,7 @@ std::string fen_of(int variant, const Position& pos) {
     return dtb_position_to_fen(&p, buf, sizeof buf) == DTB_OK ? buf : "?";
 }
 
-const char* variant_name(int variant) { return variant == DTB_RUSSIAN ? "russian" : "international"; }
+const char* variant_name(int variant) { return dtb_variant_name(variant); }
 
 const char* side_name(int side) { return side == White ? "white" : "black"; }
 

@@ -58,7 +58,8 @@ std::uint64_t Engine::hash(const Position& pos) const {
 
 // Material, and men's advancement towards the crowning row.
 int Engine::evaluate(const Position& pos) const {
-    const int king_value = g_.variant == DTB_RUSSIAN ? 250 : 300;
+    // A flying king is worth more on the larger board.
+    const int king_value = g_.size >= 10 ? 300 : 250;
     int score[2] = {0, 0};
     for (int s = 0; s < 2; ++s) {
         const Bitboard men = pos.pieces[s] & ~pos.kings;

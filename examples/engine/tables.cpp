@@ -10,8 +10,7 @@ Tables::Tables(const std::vector<std::string>& dirs, std::size_t cache_bytes) {
     const dtb_options options{cache_bytes};
     char err[512];
     if (dtb_open(paths.data(), paths.size(), &options, &tb_, err, sizeof err) != DTB_OK) throw std::runtime_error(err);
-    max_pieces_[DTB_RUSSIAN] = dtb_max_pieces(tb_, DTB_RUSSIAN);
-    max_pieces_[DTB_INTERNATIONAL] = dtb_max_pieces(tb_, DTB_INTERNATIONAL);
+    for (int v = 0; v < DTB_VARIANT_COUNT; ++v) max_pieces_[v] = dtb_max_pieces(tb_, v);
 }
 
 Tables::~Tables() { dtb_close(tb_); }

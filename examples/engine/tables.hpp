@@ -56,8 +56,8 @@ private:
     }
 
     dtb_tablebase* tb_ = nullptr;
-    int max_pieces_[2] = {0, 0};
-    std::vector<bool> missing_ = std::vector<bool>(2 * 21 * 21 * 21 * 21);
+    int max_pieces_[DTB_VARIANT_COUNT] = {};
+    std::vector<bool> missing_ = std::vector<bool>(DTB_VARIANT_COUNT * 21 * 21 * 21 * 21);
 };
 
 }  // namespace engine

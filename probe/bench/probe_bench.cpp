@@ -37,6 +37,8 @@
 #include <filesystem>
 #include <iostream>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "dtb/probe.h"
 #include "probe/convert.hpp"
@@ -76,9 +78,10 @@ const Setup& setup() {
         const char* dir = std::getenv("DTB_BENCH_DIR");
         s.dir = dir ? dir : "tables";
         const char* variant = std::getenv("DTB_BENCH_VARIANT");
-        const VariantId id =
-            variant && std::string(variant) == "international" ? VariantId::International : VariantId::Russian;
-        s.variant = id == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
+        const auto parsed = parse_variant(variant ? variant : "russian");
+        if (!parsed) throw std::invalid_argument("DTB_BENCH_VARIANT: use " + variant_choices());
+        const VariantId id = *parsed;
+        s.variant = probe::c_variant(id);
         std::vector<MaterialSignature> sigs;
         for (const auto& entry : std::filesystem::directory_iterator(s.dir)) {
             const auto name = probe::probed_table_name(entry.path().filename().string());

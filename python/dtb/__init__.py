@@ -1,4 +1,4 @@
-"""dtb: draughts endgame tablebases (Russian 8x8 and international 10x10).
+"""dtb: draughts endgame tablebases, for every variant of dtb.VARIANTS (Russian, international, ...).
 
     import dtb
     with dtb.open_tablebase("tablebases") as tb:
@@ -9,12 +9,12 @@ link) with the GIL released, so Python threads may probe one Tablebase at
 once. Values are for the side to move (moves(): for the side making the
 move); dtw counts plies to the end of the game, None for a draw.
 
-The variant of a FEN: the `variant=` keyword ("russian" or
-"international") of the call, else the FEN's squares (algebraic squares,
-a1..h8, are Russian; numbers above 32 international), else the variant
-given to open_tablebase. A FEN of numbers up to 32 alone names neither, and
-without a variant from the call or the handle raises BadFenError asking
-for variant=.
+The variant of a FEN (one of dtb.VARIANTS, such as "russian" or
+"international"): the `variant=` keyword of the call, else the handle's: the
+one given to open_tablebase, or, when its directories hold the tables of
+one variant only, that one. Without either, a probe raises ValueError
+asking for variant=; the module never guesses a variant from how the
+squares are written (8x8 variants share their square numbers).
 
 Errors are exceptions carrying the library's message, all subclasses of
 dtb.Error (with a `status` attribute, the C API's name of the reason):
@@ -34,8 +34,11 @@ from . import _dtb
 from ._dtb import (BadFenError, CorruptTableError, Error, IllegalMoveError, MissingTableError, TableIOError,
                    TooManyPiecesError)
 
+#: The variants' names, as the command line and the server spell them.
+VARIANTS = tuple(_dtb.VARIANTS)
+
 __all__ = [
-    "WDL", "Value", "RuleValue", "MoveValue", "DrawRule", "Adjudication", "Tablebase", "open_tablebase", "perft", "play",
+    "VARIANTS", "WDL", "Value", "RuleValue", "MoveValue", "DrawRule", "Adjudication", "Tablebase", "open_tablebase", "perft", "play",
     "start_fen", "Error", "BadFenError", "MissingTableError", "TooManyPiecesError", "CorruptTableError",
     "TableIOError", "IllegalMoveError"
 ]
@@ -133,8 +136,9 @@ def _value(pair) -> Value:
 
 
 def _variant_name(variant: Optional[str], required: bool = False) -> Optional[str]:
-    if (variant is not None or required) and variant not in ("russian", "international"):
-        raise ValueError(f"unknown variant {variant!r}: use 'russian' or 'international'")
+    if (variant is not None or required) and variant not in VARIANTS:
+        choices = ", ".join(repr(v) for v in VARIANTS[:-1]) + f" or {VARIANTS[-1]!r}"
+        raise ValueError(f"unknown variant {variant!r}: use {choices}")
     return variant
 
 
@@ -145,6 +149,16 @@ class Tablebase:
         self._dirs = list(dirs)
         self._variant = _variant_name(variant)
         self._handle = _dtb.Tablebase(self._dirs, cache_bytes)
+        # The variants whose tables the directories hold: the handle's
+        # variant when it is the only one.
+        self._held = [v for v in VARIANTS if self._handle.max_pieces(v) > 0]
+        if self._variant is None and len(self._held) == 1:
+            self._variant = self._held[0]
+
+    @property
+    def variant(self) -> Optional[str]:
+        """The variant of FENs probed without variant=: open_tablebase's, else the only one the tables have."""
+        return self._variant
 
     @property
     def dirs(self) -> List[str]:
@@ -168,12 +182,14 @@ class Tablebase:
         state = " closed" if self.closed else ""
         return f"<dtb.Tablebase {self._dirs!r}{state}>"
 
-    def _v(self, variant: Optional[str], fen: str) -> Optional[str]:
+    def _v(self, variant: Optional[str], fen: str) -> str:
         if variant is not None:
             return _variant_name(variant)
-        if self._variant is not None and _dtb.variant_of_squares(fen) is None:
+        if self._variant is not None:
             return self._variant
-        return None  # the C++ side reads the squares
+        held = " and ".join(self._held) if self._held else "no variant"
+        raise ValueError(f"which variant is FEN {fen!r}? The tables hold {held}: pass variant= "
+                         f"(one of {', '.join(VARIANTS)}), or give open_tablebase a variant")
 
     @staticmethod
     def _counts(moves_played: int, king_moves: Optional[int], conversion_moves: Optional[int]):
@@ -244,7 +260,8 @@ def open_tablebase(dirs: Union[PathLike, Iterable[PathLike]], *, variant: Option
                    cache_bytes: int = DEFAULT_CACHE_BYTES) -> Tablebase:
     """Opens the tables in a directory or a list of them (a table found in several is taken from the first).
 
-    variant: the variant of FENs that do not name one by their squares. cache_bytes: decompressed blocks kept
+    variant: the variant of FENs probed without variant= (default: the variant of the tables, when the
+    directories hold only one). cache_bytes: decompressed blocks kept
     in memory, shared by all threads (0: none). Raises TableIOError for a directory that cannot be listed."""
     if isinstance(dirs, (str, bytes, os.PathLike)):
         dirs = [dirs]
@@ -263,9 +280,9 @@ def perft(variant: str, depth: int, fen: Optional[str] = None, *, duplicates: st
     return _dtb.perft(_variant_name(variant, required=True), depth, fen, duplicates == "keep")
 
 
-def play(fen: str, move: str, *, variant: Optional[str] = None) -> str:
-    """The FEN after a legal move ("c3-d4", "e3:g5", "32-28", "47x38")."""
-    return _dtb.play(_variant_name(variant), fen, move)
+def play(fen: str, move: str, *, variant: str) -> str:
+    """The FEN after a legal move ("c3-d4", "e3:g5", "32-28", "47x38") in the variant named."""
+    return _dtb.play(_variant_name(variant, required=True), fen, move)
 
 
 def start_fen(variant: str) -> str:

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "dtb/probe.h"
+#include "probe/convert.hpp"
 #include "python/src/errors.hpp"
 #include "rules/notation.hpp"
 #include "rules/perft.hpp"
@@ -13,7 +14,7 @@ namespace {
 
 template <class F>
 decltype(auto) in_variant(int variant, F&& f) {
-    return with_variant(variant == DTB_RUSSIAN ? VariantId::Russian : VariantId::International, std::forward<F>(f));
+    return with_variant(*probe::variant_from_c(variant), std::forward<F>(f));
 }
 
 }  // namespace

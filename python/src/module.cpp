@@ -18,7 +18,7 @@ using dtb::python::RootMove;
 
 namespace {
 
-using Variant = std::optional<std::string>;
+using Variant = std::string;
 
 py::object dtw_or_none(int dtw) { return dtw < 0 ? py::none() : py::object(py::int_(dtw)); }
 // (wdl, dtw): dtw None for a draw, as dtb probe --json writes it.
@@ -56,7 +56,7 @@ py::dict adjudication_dict(const Adjudicated& r) {
     for (std::size_t i = 0; i < a.n_rules; ++i)
         if (a.rules[i].ends_first && int(i) != a.rule) also.append(a.rules[i].id);
     py::dict d;
-    d["variant"] = a.variant == DTB_RUSSIAN ? "russian" : "international";
+    d["variant"] = dtb_variant_name(a.variant);
     d["fen"] = r.fen;
     d["rule"] = has_rule ? py::cast(a.rules[a.rule].id) : py::none();
     d["rule_title"] = has_rule ? py::cast(a.rules[a.rule].title) : py::none();
@@ -133,7 +133,7 @@ PYBIND11_MODULE(_dtb, m) {
     add_handle(m);
     m.def(
         "perft",
-        [](const std::string& variant, int depth, const Variant& fen, bool keep_duplicates) {
+        [](const std::string& variant, int depth, const std::optional<std::string>& fen, bool keep_duplicates) {
             const int code = dtb::python::variant_code(variant);
             py::gil_scoped_release released;
             return dtb::python::perft(code, depth, fen, keep_duplicates);
@@ -144,11 +144,10 @@ PYBIND11_MODULE(_dtb, m) {
         const dtb_position pos = read_position(variant, fen);
         return dtb::python::play(pos.variant, dtb::python::fen_of(pos), move);
     });
-    m.def("variant_of_squares", [](const std::string& fen) -> Variant {
-        const auto code = dtb::python::variant_of_squares(fen);
-        if (!code) return std::nullopt;
-        return *code == DTB_RUSSIAN ? "russian" : "international";
-    });
+    // The variants' names, in the order of their codes.
+    py::list variants;
+    for (int v = 0; v < DTB_VARIANT_COUNT; ++v) variants.append(dtb_variant_name(v));
+    m.attr("VARIANTS") = py::tuple(variants);
     m.def("start_fen",
           [](const std::string& variant) { return dtb::python::start_fen(dtb::python::variant_code(variant)); });
 }

@@ -1,8 +1,9 @@
-// Positions from FEN text through the C API (dtb_position_from_fen), with
-// the variant named or told from the FEN's squares.
+// Positions from FEN text through the C API (dtb_position_from_fen), in a
+// variant the caller names: the module never tells the variant from how
+// the squares are written (python/dtb/__init__.py takes it from the call
+// or from the handle).
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -10,23 +11,15 @@
 
 namespace dtb::python {
 
-// DTB_RUSSIAN or DTB_INTERNATIONAL for "russian" or "international";
-// throws std::invalid_argument (ValueError) for any other name.
+// The C code of a variant name (dtb_variant_from_name); throws
+// std::invalid_argument (ValueError) for any other name.
 int variant_code(std::string_view name);
 
-// The variant a FEN's squares name, without reading the rest: algebraic
-// squares (a1..h8) only Russian has, numbers above 32 only international.
-// nullopt when the squares are numbers up to 32 (both variants read them)
-// or name both.
-std::optional<int> variant_of_squares(std::string_view fen);
+// The position of `fen` in `variant`. Throws StatusError(DTB_BAD_POSITION)
+// with the parser's message.
+dtb_position read_position(const std::string& variant, const std::string& fen);
 
-// The position of `fen` in `variant` ("russian", "international"), or in
-// the variant its squares name when `variant` is nullopt. Throws
-// StatusError(DTB_BAD_POSITION) with the parser's message, or with what
-// to pass when the variant cannot be told.
-dtb_position read_position(const std::optional<std::string>& variant, const std::string& fen);
-
-// The FEN of a position, as dtb probe prints it (Russian squares algebraic).
+// The FEN of a position, as dtb probe prints it (8x8 squares algebraic).
 std::string fen_of(const dtb_position& pos);
 
 }  // namespace dtb::python

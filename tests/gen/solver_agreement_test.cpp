@@ -1,5 +1,5 @@
 // The fast generator against the simple reference solver, on every position
-// of every table up to 4 pieces, both variants.
+// of every table up to 4 pieces, every variant.
 #include <gtest/gtest.h>
 
 #include <filesystem>

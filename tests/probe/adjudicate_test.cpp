@@ -64,8 +64,7 @@ std::string verdict(const adjudication::Ruling& a) {
 template <class V = Russian>
 std::string verdict_through_c(const adjudication::Ruling& a) {
     dtb_adjudication c;
-    adjudication::ruling_to_c(V::draw_rules, variant_of<V>() == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL, a,
-                              c);
+    adjudication::ruling_to_c(V::draw_rules, dtb_variant_from_name(std::string(V::name).c_str()), a, c);
     return verdict(c);
 }
 

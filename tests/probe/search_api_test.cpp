@@ -112,7 +112,7 @@ template <class V>
 void preload_then_all_hit(int pieces) {
     Handle tb(small_tables(), std::size_t{64} << 20);
     dtb_preload_report r{};
-    const int variant = V::id == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
+    const int variant = dtb_variant_from_name(std::string(V::name).c_str());
     ASSERT_EQ(dtb_preload(tb, variant, pieces, DTB_PRELOAD_WDL | DTB_PRELOAD_DTW, &r), DTB_OK) << tb.error();
     EXPECT_EQ(r.complete, 1);
     EXPECT_STREQ(r.first_incomplete, "");

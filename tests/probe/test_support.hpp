@@ -50,8 +50,9 @@ inline void make_adjudication_tables(const std::filesystem::path& dir) {
     generate_tables(o, log);
 }
 
-// Russian up to 4 pieces and international up to 3, in one directory: the
-// small set the quick tests use (DTB_SMALL_TABLES is set by CMake).
+// Russian up to 4 pieces and international up to 3, in one
+// directory: the small set the quick tests use (DTB_SMALL_TABLES is set by
+// CMake, whose fixture makes the same set).
 inline std::filesystem::path small_tables() {
     static std::once_flag once;
     std::call_once(once, [] {
@@ -106,7 +107,7 @@ dtb_position c_position(const Position<V>& pos) {
         if (pos.kings & b) c.kings |= std::uint64_t{1} << sq;
     }
     c.side_to_move = pos.side_to_move == White ? DTB_WHITE : DTB_BLACK;
-    c.variant = V::id == VariantId::Russian ? DTB_RUSSIAN : DTB_INTERNATIONAL;
+    c.variant = dtb_variant_from_name(std::string(V::name).c_str());
     return c;
 }
 

@@ -139,7 +139,7 @@ def test_play_agrees_with_dtb_probe_line(tb, cli):
     fen = "W:WKf8,Ke7,Kh6:BKb8"
     want = cli.probe("russian", [fen])[0]
     for move in want["pv"]:
-        fen = dtb.play(fen, move)
+        fen = dtb.play(fen, move, variant="russian")
     assert tb.moves(fen) == [] and tb.probe_dtw(fen) == dtb.Value(dtb.WDL.LOSS, 0)
 
 

@@ -2,6 +2,8 @@
 
 import pickle
 
+import shutil
+
 import pytest
 
 import dtb
@@ -50,28 +52,55 @@ def test_a_lost_position_has_no_best_move(tb):
     ("W:W31-50:B1-20.", "international", "32-28", False),  # the full stop some programs write
     ("W:WKa1,K3:BK32", "russian", "a1-b2", True),  # algebraic and numbers up to 32 (Russian reads both)
 ])
-def test_the_variant_is_told_from_the_squares(fen, variant, move, in_tables, tb):
-    assert dtb.play(fen, move) == dtb.play(fen, move, variant=variant)
-    if in_tables:
-        assert tb.moves(fen) == tb.moves(fen, variant=variant)
+def test_the_variant_is_named_never_told_from_the_squares(fen, variant, move, in_tables, tables):
+    with pytest.raises(TypeError):
+        dtb.play(fen, move)  # no variant: play has no handle to take one from
+    with dtb.open_tablebase(tables) as both:
+        assert both.variant is None  # the test tables hold two variants
+        if in_tables:
+            with pytest.raises(ValueError, match="pass variant="):
+                both.moves(fen)
+            with dtb.open_tablebase(tables, variant=variant) as named:
+                assert named.moves(fen) == both.moves(fen, variant=variant)
     other = "russian" if variant == "international" else "international"
     with pytest.raises(dtb.BadFenError):
         dtb.play(fen, move, variant=other)
 
 
 @pytest.mark.parametrize("fen", ["W:W21:B9", "W:W:B", "B:WK1-12:BK20"])
-def test_numbers_up_to_32_alone_name_no_variant(fen, tables):
-    with pytest.raises(dtb.BadFenError, match="pass variant="):
-        dtb.play(fen, "21-17")
+def test_numbers_up_to_32_name_no_variant(fen, tables):
     with dtb.open_tablebase(tables) as tb:
-        with pytest.raises(dtb.BadFenError, match="pass variant="):
+        with pytest.raises(ValueError, match="pass variant="):
             tb.probe_wdl(fen)
+    with pytest.raises(ValueError, match="unknown variant"):
+        dtb.play(fen, "21-17", variant=None)
 
 
-def test_the_handle_variant_is_for_fens_whose_squares_are_silent(tables, tb):
+def test_the_variant_named_decides_how_numbers_read(tb, cli):
+    for variant in ("russian", "international"):
+        assert str(tb.probe_wdl("W:W21:B9", variant=variant)) == cli.probe(variant, ["W:W21:B9"])[0]["wdl"]
+
+
+def test_a_handle_on_one_variant_needs_no_variant(tables, tmp_path, tb):
+    only = tmp_path / "russian"
+    only.mkdir()
+    for f in tables.iterdir():
+        if f.name.startswith("russian-"):
+            shutil.copy(f, only / f.name)
+    with dtb.open_tablebase(only) as russian:
+        assert russian.variant == "russian"
+        # Numbers up to 32: squares that 8x8 variants share.
+        assert russian.probe_dtw("B:WK4:BK29") == tb.probe_dtw("B:WK4:BK29", variant="russian")
+        assert russian.probe_dtw("W:WKa1,Kc3:BKh8") == dtb.Value(dtb.WDL.WIN, 3)
+
+
+def test_the_handle_variant_is_for_fens_probed_without_one(tables, tb):
     with dtb.open_tablebase(tables, variant="international") as intl:
+        assert intl.variant == "international"
         assert intl.probe_dtw("W:W28:B22") == tb.probe_dtw("W:W28:B22", variant="international")
-        assert intl.probe_dtw("W:WKa1,Kc3:BKh8") == tb.probe_dtw("W:WKa1,Kc3:BKh8")  # algebraic: Russian
+        with pytest.raises(dtb.BadFenError):
+            intl.probe_dtw("W:WKa1,Kc3:BKh8")  # algebraic squares are no international position
+        assert intl.probe_dtw("W:WKa1,Kc3:BKh8", variant="russian") == tb.probe_dtw("W:WKa1,Kc3:BKh8")
         assert intl.probe_dtw("W:W21:B9", variant="russian") == tb.probe_dtw("W:W21:B9", variant="russian")
 
 
@@ -84,12 +113,14 @@ def test_the_handle_is_a_context_manager(tables):
 
 def test_start_fen_and_play():
     assert dtb.start_fen("international") == "W:W31-50:B1-20"
-    assert dtb.play(dtb.start_fen("international"), "32-28") == "B:W28,31,33-50:B1-20"
-    assert dtb.perft("russian", 1) == len({dtb.play(dtb.start_fen("russian"), m) for m in (
+    assert dtb.play(dtb.start_fen("international"), "32-28", variant="international") == "B:W28,31,33-50:B1-20"
+    assert dtb.perft("russian", 1) == len({dtb.play(dtb.start_fen("russian"), m, variant="russian") for m in (
         "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4")})
-    assert dtb.play("W:Wc3:Bd4,f6", "c3:g7") == dtb.play("W:Wc3:Bd4,f6", "c3xg7") == "B:Wg7:B"
+    assert (dtb.play("W:Wc3:Bd4,f6", "c3:g7", variant="russian") ==
+            dtb.play("W:Wc3:Bd4,f6", "c3xg7", variant="russian") == "B:Wg7:B")
+    assert dtb.VARIANTS == ("russian", "international")
 
 
 def test_a_table_is_taken_from_the_first_directory_that_has_it(tables, tmp_path):
-    with dtb.open_tablebase([tmp_path, tables]) as tb:
+    with dtb.open_tablebase([tmp_path, tables], variant="russian") as tb:
         assert tb.probe_dtw("W:WKa1,Kc3:BKh8") == dtb.Value(dtb.WDL.WIN, 3)

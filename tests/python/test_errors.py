@@ -18,10 +18,10 @@ def _copy_tables(src, dst, keep=lambda name: True):
 
 
 @pytest.mark.parametrize("fen,variant", [
-    ("xyz", None),
+    ("xyz", None),  # the handle's variant: Russian
     ("W:Wz9:B1", "russian"),
     ("W:W51:B1", "international"),
-    ("W:Wa1:B49", None),  # algebraic and above 32: neither variant
+    ("W:Wa1:B49", "international"),  # algebraic squares: no international position
     ("W:Wg7:Ba1", "russian"),  # a man on its crowning row
 ])
 def test_a_bad_fen_raises_bad_fen_error_with_the_message_of_dtb_probe(fen, variant, tb, cli):
@@ -35,14 +35,18 @@ def test_a_bad_fen_raises_bad_fen_error_with_the_message_of_dtb_probe(fen, varia
     assert str(error) in done.stderr
 
 
-def test_a_fen_of_numbers_up_to_32_needs_a_variant(tb):
-    with pytest.raises(dtb.BadFenError, match="pass variant="):
-        tb.probe_dtw("W:W21:B9")
+def test_a_fen_is_read_in_the_variant_of_the_call_or_the_handle(tb):
+    with dtb.open_tablebase(tb.dirs) as both:
+        with pytest.raises(ValueError, match="pass variant="):
+            both.probe_dtw("W:W21:B9")
     assert tb.probe_dtw("W:W21:B9", variant="russian") != tb.probe_dtw("W:W21:B9", variant="international")
     with dtb.open_tablebase(tb.dirs, variant="russian") as russian:
         assert russian.probe_dtw("W:W21:B9") == tb.probe_dtw("W:W21:B9", variant="russian")
-        # Squares that name the variant win over the handle's.
-        assert russian.probe_dtw("W:W45:B9") == tb.probe_dtw("W:W45:B9", variant="international")
+        # The handle's variant, whatever the squares look like: 45 is no Russian square.
+        with pytest.raises(dtb.BadFenError, match="45"):
+            russian.probe_dtw("W:W45:B9")
+        assert russian.probe_dtw("W:W45:B9", variant="international") == tb.probe_dtw("W:W45:B9",
+                                                                                      variant="international")
 
 
 def test_an_unknown_variant_is_a_value_error(tb):
@@ -56,7 +60,7 @@ def test_a_missing_table_raises_missing_table_error_naming_it(tables, tmp_path, 
     full = tb
     d = _copy_tables(tables, tmp_path / "t", keep=lambda name: not name.startswith("russian-KKvK."))
     fen = "W:WKa1,Kc3:BKh8"
-    with dtb.open_tablebase(d) as tb:
+    with dtb.open_tablebase(d, variant="russian") as tb:
         with pytest.raises(dtb.MissingTableError) as info:
             tb.probe_dtw(fen)
         assert isinstance(info.value, LookupError) and info.value.status == "missing table"
@@ -85,7 +89,7 @@ def test_a_missing_directory_raises_table_io_error(tmp_path):
 
 def test_open_tablebase_takes_paths_and_lists_of_them(tables):
     for dirs in (tables, str(tables), os.fsencode(tables), [tables], (str(tables), tables)):
-        with dtb.open_tablebase(dirs) as tb:
+        with dtb.open_tablebase(dirs, variant="russian") as tb:
             assert tb.probe_wdl("W:WKa1,Kc3:BKh8") == dtb.WDL.WIN
     with pytest.raises(ValueError):
         dtb.open_tablebase([])
@@ -141,14 +145,14 @@ def test_a_damaged_block_gives_errors_or_right_values_never_wrong_ones(tables, t
 
 def test_an_illegal_move_raises_illegal_move_error():
     with pytest.raises(dtb.IllegalMoveError) as info:
-        dtb.play("W:WKa1,Kc3:BKh8", "c3-c4")
+        dtb.play("W:WKa1,Kc3:BKh8", "c3-c4", variant="russian")
     assert isinstance(info.value, ValueError) and "c3-c4" in str(info.value)
     with pytest.raises(dtb.BadFenError):
-        dtb.play("W:WKa1,Kz3:BKh8", "c3-d4")
+        dtb.play("W:WKa1,Kz3:BKh8", "c3-d4", variant="russian")
 
 
 def test_a_closed_tablebase_refuses_probes(tables):
-    tb = dtb.open_tablebase(tables)
+    tb = dtb.open_tablebase(tables, variant="russian")
     tb.close()
     tb.close()  # twice is allowed
     assert tb.closed and "closed" in repr(tb)

@@ -13,7 +13,7 @@ def test_the_installed_module_imports_and_probes(tmp_path, tables):
     names = sorted(p.name for p in (site / "dtb").iterdir())
     assert len(names) == 2 and names[0] == "__init__.py" and names[1].startswith("_dtb."), names
     script = ("import dtb, sys; print(dtb.__file__); "
-              "print(dtb.open_tablebase(sys.argv[1]).probe_dtw('W:WKa1,Kc3:BKh8'))")
+              "print(dtb.open_tablebase(sys.argv[1], variant='russian').probe_dtw('W:WKa1,Kc3:BKh8'))")
     env = dict(os.environ, PYTHONPATH=str(site))
     done = subprocess.run([sys.executable, "-c", script, str(tables)], capture_output=True, text=True, env=env,
                           cwd=tmp_path, timeout=60)

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -204,10 +205,11 @@ TEST_P(ServeApi, LineFollowsThePrincipalVariationToTheEnd) {
 TEST_P(ServeApi, AdjudicateAgreesWithTheCommand) {
     const VariantCase& v = GetParam();
     auto client = server_->client();
-    std::vector<std::string> fens = v.name == "russian"
-                                        ? std::vector<std::string>{"W:WKa1,Kc3,Ke1:BKh8", "B:WKa1,Kc3,Ke1:BKh8",
-                                                                   "W:WKa1,Kc3:BKh8", "W:WKb2,Kd2:Bc5"}
-                                        : std::vector<std::string>{"W:WK46,K50:BK5", "W:W31,K46:B5", "B:WK1,K2:BK50"};
+    const std::map<std::string, std::vector<std::string>> by_variant = {
+        {"russian", {"W:WKa1,Kc3,Ke1:BKh8", "B:WKa1,Kc3,Ke1:BKh8", "W:WKa1,Kc3:BKh8", "W:WKb2,Kd2:Bc5"}},
+        {"international", {"W:WK46,K50:BK5", "W:W31,K46:B5", "B:WK1,K2:BK50"}},
+    };
+    const std::vector<std::string>& fens = by_variant.at(v.name);
     for (const std::string& fen : fens) {
         for (const auto& [moves, kings] : {std::pair{0, -1}, {3, -1}, {14, 2}, {40, -1}}) {
             std::string args = "adjudicate --variant " + v.name + " --dir '" + DTB_SMALL_TABLES + "' --fen '" + fen +
@@ -422,6 +424,18 @@ TEST(Serve, AnnouncesWhereItListensAndStopsCleanly) {
     const Got index = get(client, "/api/v1");
     EXPECT_EQ(index.status, 200);
     EXPECT_EQ(index.json["variants"][1]["max_pieces"], 3);
+    // Every variant of `dtb variants`, with the board the explorer draws.
+    const Json variants = Json::parse(dtb("variants --json").out)["variants"];
+    ASSERT_EQ(index.json["variants"].size(), variants.size());
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        const Json& v = index.json["variants"][i];
+        EXPECT_EQ(v["variant"], variants[i]["variant"]);
+        EXPECT_EQ(v["board"]["size"], variants[i]["size"]);
+        EXPECT_EQ(v["board"]["algebraic"], variants[i]["algebraic"]);
+        // The explorer's first position is a position the small tables answer.
+        const Got example = get(client, position_path(v["variant"], v["board"]["example_fen"]));
+        EXPECT_EQ(example.status, 200) << v.dump();
+    }
     EXPECT_EQ(server.stop(), 0);
 }
 

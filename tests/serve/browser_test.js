@@ -266,6 +266,8 @@ async function main() {
     await page.goto(server.url, { waitUntil: "networkidle0" });
     assert.equal(await page.title(), "dtb endgame explorer");
 
+    const tabs = await page.$$eval("[role=tab]", (ts) => ts.map((t) => t.dataset.variant));
+    assert.deepEqual(tabs, ["russian", "international"], "a tab per variant, from /api/v1");
     for (const variant of ["russian", "international"]) {
       const start = await exploreVariant(page, variant, SETUPS[variant], false);
       console.log(`${variant}: set up ${start.fen}, ${start.wdl} in ${start.dtw}; move, line and steps agree with dtb probe`);

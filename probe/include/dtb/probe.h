@@ -1,6 +1,7 @@
 /*
- * dtb probe: read draughts endgame tablebases (Russian 8x8 checkers and
- * international 10x10 draughts) from a C or C++ program.
+ * dtb probe: read draughts endgame tablebases (Russian checkers,
+ * international draughts and the other variants of dtb_variant_name) from
+ * a C or C++ program.
  *
  * Everything goes through a handle that dtb_open returns; there is no other
  * state. Every function returns a status code (DTB_OK or a reason), never
@@ -49,8 +50,11 @@ enum {
     DTB_NOT_CACHED = 11      /* a conditional probe: a table or block it needs is not in memory (no message) */
 };
 
-/* Variants. */
-enum { DTB_RUSSIAN = 0, DTB_INTERNATIONAL = 1 };
+/* Variants: codes that never change (they are written into table files).
+ * dtb_variant_name and dtb_variant_from_name convert to and from the names
+ * the command line and the server use; codes run from 0 to
+ * DTB_VARIANT_COUNT - 1. */
+enum { DTB_RUSSIAN = 0, DTB_INTERNATIONAL = 1, DTB_VARIANT_COUNT = 2 };
 
 /* Sides. */
 enum { DTB_WHITE = 0, DTB_BLACK = 1 };
@@ -60,15 +64,15 @@ enum { DTB_LOSS = -1, DTB_DRAW = 0, DTB_WIN = 1 };
 
 /*
  * A position, independent of dtb's internal layout: bit (n - 1) stands for
- * PDN square n (1..32 Russian, where 1 = b8 and 32 = g1; 1..50
- * international). kings is a subset of white | black.
+ * PDN square n (1..32 on the 8x8 board, where 1 = b8 and 32 = g1; 1..50
+ * on the 10x10 board). kings is a subset of white | black.
  */
 typedef struct dtb_position {
     uint64_t white;
     uint64_t black;
     uint64_t kings;
     int side_to_move; /* DTB_WHITE or DTB_BLACK */
-    int variant;      /* DTB_RUSSIAN or DTB_INTERNATIONAL */
+    int variant;      /* a variant code: DTB_RUSSIAN, DTB_INTERNATIONAL, ... */
 } dtb_position;
 
 typedef struct dtb_options {
@@ -133,6 +137,28 @@ const char* dtb_error_message(const dtb_tablebase* tb);
 
 /* A fixed text for a status code: "missing table", ... */
 const char* dtb_status_name(int status);
+
+/* The name of a variant code: "russian", "international", ...; NULL for a
+ * number that is no variant's. */
+const char* dtb_variant_name(int variant);
+
+/* The code of a variant name (as dtb_variant_name spells it); -1 for any
+ * other text or NULL. */
+int dtb_variant_from_name(const char* name);
+
+/* A variant's board and the rules a move generator needs. */
+typedef struct dtb_variant_rules {
+    int board_size;            /* squares on a side: 8 or 10 */
+    int squares;               /* playable squares: 32 or 50 */
+    int pieces_per_side;       /* men a side starts with, and the most it can have */
+    int majority_capture;      /* 1: a capture that takes the most pieces is compulsory */
+    int crowns_during_capture; /* 1: a man reaching the last row during a capture goes on as a king */
+    int algebraic_squares;     /* 1: squares are written a1..h8; 0: as numbers */
+} dtb_variant_rules;
+
+/* Fills *out for a variant code; DTB_BAD_ARGUMENT for an unknown code or a
+ * NULL out. */
+int dtb_variant_rules_of(int variant, dtb_variant_rules* out);
 
 /* Reads a PDN FEN: "W:W31,32,K46:B1,2,K5", "W:Wa1,c3,Kh2:Bb8" (Russian reads
  * algebraic squares and numbers 1..32). On failure writes a message to err. */

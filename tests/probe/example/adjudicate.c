@@ -16,14 +16,17 @@
 #include <dtb/adjudication.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 int main(int argc, char** argv) {
     if (argc != 7) {
-        fprintf(stderr, "usage: %s TABLE_DIR russian|international FEN MOVES KING_PLIES CONVERSION_PLIES\n", argv[0]);
+        fprintf(stderr, "usage: %s TABLE_DIR VARIANT FEN MOVES KING_PLIES CONVERSION_PLIES\n", argv[0]);
         return 2;
     }
-    const int variant = strcmp(argv[2], "international") == 0 ? DTB_INTERNATIONAL : DTB_RUSSIAN;
+    const int variant = dtb_variant_from_name(argv[2]);
+    if (variant < 0) {
+        fprintf(stderr, "%s: not a variant dtb knows\n", argv[2]);
+        return 2;
+    }
     char err[256];
     dtb_position pos;
     if (dtb_position_from_fen(variant, argv[3], &pos, err, sizeof err) != DTB_OK) {
