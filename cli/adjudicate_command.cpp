@@ -59,10 +59,10 @@ struct AdjudicateCommandOptions {
 
 const char* color_word(Color c) { return c == White ? "white" : "black"; }
 
-// A handle on the tables through the C API, closed at the end.
-class Tables {
+// The adjudication of one position through the tables' facade.
+class Adjudicator {
 public:
-    explicit Tables(const std::vector<std::string>& dirs) : tables_(dirs), tb_(tables_.get()) {}
+    explicit Adjudicator(const std::vector<std::string>& dirs) : tables_(dirs), tb_(tables_.get()) {}
 
     // The adjudication, or throws: InputError for a bad position (exit 2),
     // runtime_error when the tables cannot answer (exit 1).
@@ -83,31 +83,12 @@ public:
     }
 
 private:
-    OpenTables tables_;
+    Tables tables_;
     dtb_tablebase* tb_;
 };
 
-// A handle on the tables for --pdn and --report, which read many positions:
-// a 256 MiB cache. Any failure to open is the tables' (exit 1).
-class TableHandle {
-public:
-    explicit TableHandle(const std::vector<std::string>& dirs) {
-        std::vector<const char*> paths;
-        for (const std::string& d : dirs) paths.push_back(d.c_str());
-        const dtb_options options{std::size_t{256} << 20};
-        char err[4096];
-        if (dtb_open(paths.data(), paths.size(), &options, &tb_, err, sizeof err) != DTB_OK)
-            throw std::runtime_error(err);
-    }
-    ~TableHandle() { dtb_close(tb_); }
-    TableHandle(const TableHandle&) = delete;
-    TableHandle& operator=(const TableHandle&) = delete;
-
-    dtb_tablebase* get() const { return tb_; }
-
-private:
-    dtb_tablebase* tb_ = nullptr;
-};
+// --pdn and --report read many positions: a 256 MiB cache.
+constexpr std::size_t kManyPositionsCache = std::size_t{256} << 20;
 
 dtb_position c_position(int variant, const std::string& fen) {
     dtb_position pos;
@@ -164,7 +145,7 @@ void run_fen(const AdjudicateCommandOptions& o) {
     const MovesPlayed played{moves, o.king_moves.value_or(moves), o.conversion_moves.value_or(moves)};
     const int variant = c_variant(o.variant);
     const dtb_position pos = c_position(variant, o.fen);
-    Tables tables(o.dirs);
+    Adjudicator tables(o.dirs);
     const dtb_adjudication a = tables.adjudicate(pos, played.moves, played.king_moves, played.conversion_moves);
     // From the .dtc tables: how the game goes on under these counts to its next conversion.
     std::vector<std::string> line;
@@ -315,8 +296,8 @@ void print_game(const GameResult<V>& g) {
 
 template <class V>
 void run_pdn_for(const AdjudicateCommandOptions& o) {
-    std::unique_ptr<TableHandle> tables;  // null: no --dir
-    if (!o.dirs.empty()) tables = std::make_unique<TableHandle>(o.dirs);
+    std::unique_ptr<Tables> tables;  // null: no --dir
+    if (!o.dirs.empty()) tables = std::make_unique<Tables>(o.dirs, kManyPositionsCache);
     int drawn = 0;
     const auto count = for_each_pdn_game<V>(o.pdn, o.encoding, o.json, [&](int number, const PdnGame<V>& game) {
         GameResult<V> g;
@@ -418,7 +399,7 @@ template <class V>
 void run_report_for(const AdjudicateCommandOptions& o) {
     const auto sig = MaterialSignature::parse(o.report);
     if (!sig) throw InputError("--report " + o.report + ": not a material signature (like KKKvK)");
-    const TableHandle tables(o.dirs);
+    const Tables tables(o.dirs, kManyPositionsCache);
     const adjudication::MaterialReport report = adjudication::material_report(tables.get(), V::id, *sig);
     if (o.json)
         print_json(report_json<V>(report));

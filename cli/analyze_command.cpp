@@ -236,11 +236,8 @@ void write_diagrams(const std::string& dir, int number, const GameAnalysis<V>& a
 
 template <class V>
 void run_analyze_for(const AnalyzeOptions& o) {
-    std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
-    auto tb = probe::Tablebase::open(dirs, std::size_t{256} << 20);
-    if (!tb) throw std::runtime_error(tb.error().message);
-    const probe::Search<V> search(**tb);
-    const int max_pieces = (*tb)->max_pieces(V::id);
+    const Tables tables(o.dirs, std::size_t{256} << 20);
+    const int max_pieces = tables.max_pieces(V::id);
     std::ofstream pdn_out;
     if (!o.pdn_out.empty()) {
         pdn_out.open(o.pdn_out, std::ios::binary);
@@ -250,7 +247,7 @@ void run_analyze_for(const AnalyzeOptions& o) {
     bool first_out = true;
     int table_failures = 0;
     const auto count = for_each_pdn_game<V>(o.file, o.encoding, o.json, [&](int number, const PdnGame<V>& game) {
-        const GameAnalysis<V> a = analyze_game(game, search, max_pieces);
+        const GameAnalysis<V> a = analyze_game(game, tables, max_pieces);
         if (!a.error.empty()) ++table_failures;
         if (o.json)
             print_json(analysis_json(number, game, a));

@@ -1,6 +1,6 @@
-// What dtb probe and dtb adjudicate share. Both go through the C API of
-// dtb/probe.h, the calls an engine makes, so that what they print is what
-// engines get.
+// What dtb probe, dtb adjudicate and dtb serve share beside the tables'
+// facade (cli/tables.hpp): variant codes and the words of the C API's
+// values.
 #pragma once
 
 #include <stdexcept>
@@ -8,34 +8,12 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "cli/tables.hpp"
 #include "dtb/adjudication.h"
 #include "dtb/probe.h"
 #include "probe/convert.hpp"
 
 namespace dtb {
-
-// A dtb_tablebase on some directories, closed at the end. A directory that
-// cannot be opened is a missing file (exit status 1); only an argument the
-// C API refuses is bad input (2).
-class OpenTables {
-public:
-    explicit OpenTables(const std::vector<std::string>& dirs) {
-        std::vector<const char*> paths;
-        for (const std::string& d : dirs) paths.push_back(d.c_str());
-        char err[1024];
-        const int status = dtb_open(paths.data(), paths.size(), nullptr, &tb_, err, sizeof err);
-        if (status == DTB_BAD_ARGUMENT) throw InputError(err);
-        if (status != DTB_OK) throw std::runtime_error(err);
-    }
-    ~OpenTables() { dtb_close(tb_); }
-    OpenTables(const OpenTables&) = delete;
-    OpenTables& operator=(const OpenTables&) = delete;
-
-    dtb_tablebase* get() const { return tb_; }
-
-private:
-    dtb_tablebase* tb_ = nullptr;
-};
 
 // The C API's code (DTB_RUSSIAN, ...) for a --variant value.
 inline int c_variant(const std::string& variant) { return probe::c_variant(variant_from_option(variant)); }

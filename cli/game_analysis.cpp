@@ -8,14 +8,14 @@ namespace {
 // The tables' value of `pos`, or nullopt when they do not hold its
 // material; other failures (a damaged table) are kept in `error`.
 template <class V>
-std::optional<int> table_value(const probe::Search<V>& search, const Position<V>& pos, int max_pieces,
-                               std::string& error) {
+std::optional<int> table_value(const Tables& tables, const Position<V>& pos, int max_pieces, std::string& error) {
     if (!error.empty() || pos.piece_count() > max_pieces) return std::nullopt;
-    auto v = search.value(pos);
-    if (v) return *v;
-    const probe::Status s = v.error().status;
-    if (s != probe::Status::missing_table && s != probe::Status::too_many_pieces) error = v.error().message;
-    return std::nullopt;
+    auto v = tables.value(pos);
+    if (const auto* e = std::get_if<QueryError>(&v)) {
+        error = e->message;
+        return std::nullopt;
+    }
+    return std::get<std::optional<int>>(v);
 }
 
 // The counts of the draw rules under way, repetitions aside.
@@ -32,25 +32,26 @@ std::vector<RuleCount> counts_of(const DrawTracker<V>& tracker) {
 
 // The move the tables prefer in `pos`, to set beside a move that lost value.
 template <class V>
-std::optional<TurningPoint> turning_point(const probe::Search<V>& search, const Position<V>& pos, int before, int after,
+std::optional<TurningPoint> turning_point(const Tables& tables, const Position<V>& pos, int before, int after,
                                           std::string& error) {
     if (outcome_of(after) >= outcome_of(before)) return std::nullopt;
-    auto best = search.best(pos);
-    if (!best) {
-        error = best.error().message;
+    auto best = tables.best(pos);
+    if (const auto* e = std::get_if<QueryError>(&best)) {
+        error = e->message;
         return std::nullopt;
     }
-    if (!*best) return std::nullopt;
-    return TurningPoint{before, after, move_text(pos, (*best)->move), (*best)->value};
+    const auto& found = std::get<std::optional<BestMove>>(best);
+    if (!found) return std::nullopt;
+    return TurningPoint{before, after, move_text(pos, found->move), found->value};
 }
 
 }  // namespace
 
 template <class V>
-GameAnalysis<V> analyze_game(const PdnGame<V>& game, const probe::Search<V>& search, int max_pieces) {
+GameAnalysis<V> analyze_game(const PdnGame<V>& game, const Tables& tables, int max_pieces) {
     GameAnalysis<V> a;
     DrawTracker<V> tracker(game.start);
-    std::optional<int> value = table_value(search, game.start, max_pieces, a.error);
+    std::optional<int> value = table_value(tables, game.start, max_pieces, a.error);
     if (value) {
         a.in_tables_from = 0;
         a.start_value = value;
@@ -70,13 +71,13 @@ GameAnalysis<V> analyze_game(const PdnGame<V>& game, const probe::Search<V>& sea
                            std::nullopt};
         const auto draw = tracker.play(p.move);
         out.counts = counts_of(tracker);
-        out.value = table_value(search, out.after, max_pieces, a.error);
+        out.value = table_value(tables, out.after, max_pieces, a.error);
         if (out.value && !a.in_tables_from) {
             a.in_tables_from = ply;
             a.start_value = out.value;
         }
         if (value && out.value) {
-            out.turn = turning_point(search, p.before, *value, value_before(*out.value), a.error);
+            out.turn = turning_point(tables, p.before, *value, value_before(*out.value), a.error);
             if (out.turn) ++a.turning_points;
         }
         // A count that reaches its limit ends the game; a repetition only
@@ -95,8 +96,7 @@ GameAnalysis<V> analyze_game(const PdnGame<V>& game, const probe::Search<V>& sea
     return a;
 }
 
-#define DTB_INSTANTIATE_ANALYZE_GAME(V) \
-    template GameAnalysis<V> analyze_game<V>(const PdnGame<V>&, const probe::Search<V>&, int);
+#define DTB_INSTANTIATE_ANALYZE_GAME(V) template GameAnalysis<V> analyze_game<V>(const PdnGame<V>&, const Tables&, int);
 DTB_FOR_EACH_VARIANT(DTB_INSTANTIATE_ANALYZE_GAME)
 
 }  // namespace dtb

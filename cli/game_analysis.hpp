@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "probe/search.hpp"
+#include "cli/tables.hpp"
 #include "rules/draw_tracker.hpp"
 #include "rules/game_replay.hpp"
 #include "rules/pdn.hpp"
@@ -55,10 +55,10 @@ struct GameAnalysis {
     std::string error;  // why the tables stopped answering, if they did
 };
 
-// Replays `game` against the tables of `search` (whose largest tables have
-// `max_pieces` pieces).
+// Replays `game` against `tables` (whose largest tables of the variant
+// have `max_pieces` pieces).
 template <class V>
-GameAnalysis<V> analyze_game(const PdnGame<V>& game, const probe::Search<V>& search, int max_pieces);
+GameAnalysis<V> analyze_game(const PdnGame<V>& game, const Tables& tables, int max_pieces);
 
 // -1 loss, 0 draw, 1 win: the class of a value.
 inline int outcome_of(int value) { return wdl_of(value); }

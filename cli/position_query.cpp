@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "cli/tables.hpp"
 #include "probe/convert.hpp"
 #include "rules/notation.hpp"
 
@@ -11,14 +12,6 @@ namespace dtb {
 namespace {
 
 QueryError failure(dtb_tablebase* tb, int status) { return QueryError{status, dtb_error_message(tb)}; }
-
-// The order of values for the side making a move: higher is better. A win
-// sooner is better than a win later, a loss later better than one sooner.
-long long move_rank(const dtb_value& v) {
-    if (v.wdl == DTB_WIN) return 2'000'000 - v.dtw;
-    if (v.wdl == DTB_DRAW) return 0;
-    return -2'000'000 + v.dtw;
-}
 
 }  // namespace
 
@@ -131,8 +124,10 @@ Answer<std::vector<ValuedMove>> probe_moves(dtb_tablebase* tb, const dtb_positio
         if (const int s2 = dtb_position_after(&pos, &m.move, &m.after); s2 != DTB_OK) return failure(tb, s2);
         moves.push_back(m);
     }
-    std::stable_sort(moves.begin(), moves.end(),
-                     [](const ValuedMove& a, const ValuedMove& b) { return move_rank(a.value) > move_rank(b.value); });
+    std::stable_sort(moves.begin(), moves.end(), [](const ValuedMove& a, const ValuedMove& b) {
+        // The tables' one order of values (tables/values.hpp): fastest win first.
+        return better(Tables::decoded(a.value), Tables::decoded(b.value));
+    });
     return moves;
 }
 

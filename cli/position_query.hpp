@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "dtb/adjudication.h"
 #include "dtb/probe.h"
 
 namespace dtb {

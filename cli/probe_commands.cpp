@@ -50,7 +50,7 @@ public:
     }
 
 private:
-    OpenTables tables_;
+    Tables tables_;
     int variant_;
 };
 

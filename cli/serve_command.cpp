@@ -181,7 +181,7 @@ void raise_listen_backlog(int port) {
 void run_serve(const ServeOptions& o) {
     if (o.port < 0 || o.port > 65535) throw InputError("--port " + std::to_string(o.port) + ": 0 to 65535");
     if (o.threads < 1 || o.threads > 256) throw InputError("--threads " + std::to_string(o.threads) + ": 1 to 256");
-    OpenTables tables(o.dirs);
+    Tables tables(o.dirs);
 
     // Blocked here, before any thread starts, so that every thread inherits
     // the mask and only the waiting thread below receives them.

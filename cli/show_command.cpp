@@ -6,7 +6,7 @@
 
 #include "cli/board_svg.hpp"
 #include "cli/options.hpp"
-#include "probe/search.hpp"
+#include "cli/tables.hpp"
 #include "rules/notation.hpp"
 
 namespace dtb {
@@ -29,10 +29,12 @@ std::string result_words(int value) {
 }
 
 template <class V>
-int value_or_throw(const probe::Search<V>& search, const Position<V>& pos) {
-    auto v = search.value(pos);
-    if (!v) throw std::runtime_error(v.error().message);
-    return *v;
+int value_or_throw(const Tables& tables, const Position<V>& pos) {
+    auto v = tables.value(pos);
+    if (const auto* e = std::get_if<QueryError>(&v)) throw std::runtime_error(e->message);
+    const auto& value = std::get<std::optional<int>>(v);
+    if (!value) throw std::runtime_error(dtb_error_message(tables.get()));  // names the missing table
+    return *value;
 }
 
 template <class V>
@@ -45,23 +47,20 @@ BoardDiagram<V> diagram_for(const ShowOptions& o) {
         if (d.played) d.caption += "\nplayed (red): " + move_text(pos, *d.played);
         return d;
     }
-    std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
-    auto tb = probe::Tablebase::open(dirs, std::size_t{64} << 20);
-    if (!tb) throw std::runtime_error(tb.error().message);
-    const probe::Search<V> search(**tb);
-    const int value = value_or_throw(search, pos);
+    const Tables tables(o.dirs);
+    const int value = value_or_throw(tables, pos);
     d.caption += "\n" + std::string(side_name(pos.side_to_move)) + " " + result_words(value);
     if (o.best) {
-        auto best = search.best(pos);
-        if (!best) throw std::runtime_error(best.error().message);
-        if (*best) {
-            d.best = (*best)->move;
+        auto best = tables.best(pos);
+        if (const auto* e = std::get_if<QueryError>(&best)) throw std::runtime_error(e->message);
+        if (const auto& found = std::get<std::optional<BestMove>>(best)) {
+            d.best = found->move;
             d.caption += "; best (green): " + move_text(pos, *d.best);
         }
     }
     if (d.played)
         d.caption += "\nplayed (red): " + move_text(pos, *d.played) + ", which " +
-                     result_words(value_before(value_or_throw(search, pos.after(*d.played))));
+                     result_words(value_before(value_or_throw(tables, pos.after(*d.played))));
     return d;
 }
 

@@ -40,6 +40,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "dtb/adjudication.h"
 #include "dtb/probe.h"
 #include "probe/convert.hpp"
 #include "probe/tablebase.hpp"

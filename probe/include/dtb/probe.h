@@ -333,19 +333,4 @@ int dtb_rule_line(dtb_tablebase* tb, const dtb_position* pos, int moves_played, 
 }
 #endif
 
-/*
- * For callers written before the adjudication had a header of its own:
- * dtb_adjudicate, dtb_adjudication and the rest of the move-count draw
- * rules' API moved to dtb/adjudication.h (library dtb_adjudication). Where
- * that header is on the include path it comes with this one, so that such
- * code still compiles unchanged; new code includes dtb/adjudication.h
- * itself, and DTB_PROBE_ONLY leaves it out (the probe library is built so,
- * which keeps it free of any adjudication).
- */
-#if !defined(DTB_PROBE_ONLY) && defined(__has_include)
-#if __has_include(<dtb/adjudication.h>)
-#include <dtb/adjudication.h>
-#endif
-#endif
-
 #endif /* DTB_PROBE_H */
