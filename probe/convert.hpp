@@ -18,7 +18,7 @@ namespace dtb::probe {
 // The C API's variant codes (DTB_RUSSIAN, ...) are the variants' ids
 // (rules/variant.hpp), which never change: checked here, once per code.
 static_assert(DTB_RUSSIAN == int(VariantId::Russian) && DTB_INTERNATIONAL == int(VariantId::International) &&
-                  DTB_VARIANT_COUNT == int(kVariantIds.size()),
+                  DTB_BRAZILIAN == int(VariantId::Brazilian) && DTB_VARIANT_COUNT == int(kVariantIds.size()),
               "dtb/probe.h's DTB_* variant codes must equal the ids of rules/variant.hpp");
 constexpr int c_variant(VariantId variant) { return static_cast<int>(variant); }
 // nullopt for a code that names no variant.

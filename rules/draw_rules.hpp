@@ -1,7 +1,7 @@
 // The move-count draw rules (docs/RULES.md section 4) as data: which material
 // each covers, what it counts, its limit, when its count starts and what
 // starts it again, and the rule's number in the official text (2.1.9.1.x
-// for Russian, 3.5 for international). Each variant's traits type
+// for Russian, 3.5 for international, CBD 16 for Brazilian). Each variant's traits type
 // (rules/variant.hpp) names its table as V::draw_rules; code that applies
 // the rules (rules/draw_tracker.hpp, probe/adjudicate.hpp) reads the table
 // and never asks which variant it is.
@@ -213,6 +213,21 @@ inline constexpr DrawRule kInternationalDrawRules[] = {
      .limit = 3,
      .starts = kRepetitionStarts,
      .resets = kRepetitionResets},
+};
+
+// Brazilian draughts, rule 16 of the Brazilian draughts confederation's
+// official rules (CBD) for the 64-square board: 20 moves in a row of kings
+// only, with no capture and no man moved. The text names no lone-king
+// count and no repetition rule.
+inline constexpr DrawRule kBrazilianDrawRules[] = {
+    {.id = "CBD 16 (20 king moves)",
+     .source = "CBD 16",
+     .title = "only kings moved and nothing was captured",
+     .count = DrawCount::king_moves,
+     .limit = 20,
+     .both_sides_have_kings = true,
+     .starts = kKingMovesStarts,
+     .resets = kKingMovesResets},
 };
 
 // The fewest moves any count of the table leaves when it starts afresh: a

@@ -26,7 +26,7 @@ namespace dtb {
 // A variant's number: written into every table file's header and used as
 // the C API's DTB_* code (checked in probe/convert.hpp). Never renumber;
 // a new variant takes the next number.
-enum class VariantId : std::uint8_t { Russian = 0, International = 1 };
+enum class VariantId : std::uint8_t { Russian = 0, International = 1, Brazilian = 2 };
 
 // Russian checkers (official rules 2.1; docs/RULES.md).
 struct Russian {
@@ -77,9 +77,34 @@ struct International {
     static constexpr std::span<const DrawRule> draw_rules{kInternationalDrawRules};
 };
 
+// Brazilian draughts: the international rules on the 8x8 board (docs/RULES.md
+// section 6, after the rules of the Brazilian draughts confederation, CBD).
+struct Brazilian {
+    using Board = Board8;
+    static constexpr VariantId id = VariantId::Brazilian;
+    static constexpr std::string_view name = "brazilian";
+    static constexpr std::string_view board_text = "8x8";
+    // 12 men a side on the three nearest rows, as in Russian.
+    static constexpr std::string_view initial_fen = "W:W21-32:B1-12";
+    static constexpr int max_pieces_per_side = 12;
+    // CBD rule 12 ("Lei da Maioria"): the sequence that takes the most
+    // pieces is compulsory, men and kings counting alike.
+    static constexpr bool majority_capture = true;
+    // CBD rule 13: a man that only passes the last row during a capture is
+    // not crowned.
+    static constexpr bool crowns_during_capture = false;
+    // Brazilian records write squares a1..h8, as Russian ones do.
+    static constexpr bool algebraic_notation = true;
+    static constexpr int pdn_game_type = 26;
+    // Brazilian events score a win one point ("1-0").
+    static constexpr int points_for_win = 1;
+    // CBD rule 16: the move-count draw rule (rules/draw_rules.hpp).
+    static constexpr std::span<const DrawRule> draw_rules{kBrazilianDrawRules};
+};
+
 // THE list of variants, in id order. X(V) for each traits type V; used for
 // the explicit template instantiations of the .cpp files and for Variants.
-#define DTB_FOR_EACH_VARIANT(X) X(Russian) X(International)
+#define DTB_FOR_EACH_VARIANT(X) X(Russian) X(International) X(Brazilian)
 
 // The list as a type: VariantList<Russian, International, ...>.
 template <class... V>

@@ -51,5 +51,7 @@ TEST(SolverAgreement, RussianUpTo4Pieces) { check_agreement<Russian>(VariantId::
 
 TEST(SolverAgreement, InternationalUpTo4Pieces) { check_agreement<International>(VariantId::International, 4); }
 
+TEST(SolverAgreement, BrazilianUpTo4Pieces) { check_agreement<Brazilian>(VariantId::Brazilian, 4); }
+
 }  // namespace
 }  // namespace dtb

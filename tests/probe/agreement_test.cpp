@@ -34,6 +34,7 @@ std::vector<Case> cases(VariantId variant, int pieces) {
 std::filesystem::path agreement_tables() {
     ensure_tables(DTB_AGREEMENT_TABLES, VariantId::Russian, 5);
     ensure_tables(DTB_AGREEMENT_TABLES, VariantId::International, 4);
+    ensure_tables(DTB_AGREEMENT_TABLES, VariantId::Brazilian, 4);
     return DTB_AGREEMENT_TABLES;
 }
 
@@ -144,6 +145,7 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.
 
 INSTANTIATE_TEST_SUITE_P(Russian, Agreement, ::testing::ValuesIn(cases(VariantId::Russian, 5)), case_name);
 INSTANTIATE_TEST_SUITE_P(International, Agreement, ::testing::ValuesIn(cases(VariantId::International, 4)), case_name);
+INSTANTIATE_TEST_SUITE_P(Brazilian, Agreement, ::testing::ValuesIn(cases(VariantId::Brazilian, 4)), case_name);
 
 }  // namespace
 }  // namespace dtb::probe_test

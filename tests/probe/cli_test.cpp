@@ -281,11 +281,12 @@ TEST(Cli, InfoListsEveryTable) {
         EXPECT_TRUE(t["valid"].get<bool>()) << t.dump();
         EXPECT_GT(t["bits_per_position"].get<double>(), 0.0);
     }
-    // Both metrics of every signature: Russian up to 4 pieces, international up to 3.
+    // Both metrics of every signature: Russian up to 4 pieces, international and Brazilian up to 3.
     EXPECT_EQ(tables["russian"], 2 * int(all_signatures(VariantId::Russian, 4).size()));
     EXPECT_EQ(tables["international"], 2 * int(all_signatures(VariantId::International, 3).size()));
-    EXPECT_EQ(tables.size(), 2u);
-    ASSERT_EQ(j["totals"].size(), 4u);  // each variant's two metrics
+    EXPECT_EQ(tables["brazilian"], 2 * int(all_signatures(VariantId::Brazilian, 3).size()));
+    EXPECT_EQ(tables.size(), 3u);
+    ASSERT_EQ(j["totals"].size(), 6u);  // each variant's two metrics
     EXPECT_EQ(j["all"]["invalid"], 0);
     const Output text = dtb("info --dir " + small());
     EXPECT_NE(text.out.find("KKvK"), std::string::npos);

@@ -50,7 +50,7 @@ inline void make_adjudication_tables(const std::filesystem::path& dir) {
     generate_tables(o, log);
 }
 
-// Russian up to 4 pieces and international up to 3, in one
+// Russian up to 4 pieces, international and Brazilian up to 3, in one
 // directory: the small set the quick tests use (DTB_SMALL_TABLES is set by
 // CMake, whose fixture makes the same set).
 inline std::filesystem::path small_tables() {
@@ -58,6 +58,7 @@ inline std::filesystem::path small_tables() {
     std::call_once(once, [] {
         ensure_tables(DTB_SMALL_TABLES, VariantId::Russian, 4);
         ensure_tables(DTB_SMALL_TABLES, VariantId::International, 3);
+        ensure_tables(DTB_SMALL_TABLES, VariantId::Brazilian, 3);
     });
     return DTB_SMALL_TABLES;
 }

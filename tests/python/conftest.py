@@ -1,7 +1,7 @@
 """Fixtures of the Python module's tests (run by ctest as python_module_test).
 
 The environment names what the build made: DTB_TEST_TABLES (the small tables
-of tests/probe: Russian up to 4 pieces, international up to 3), DTB_BINARY
+of tests/probe: Russian up to 4 pieces, international and Brazilian up to 3), DTB_BINARY
 (the dtb program, the independent check), DTB_BUILD_DIR, DTB_SOURCE_DIR and
 DTB_PYTHON_INSTALL_DIR."""
 
@@ -100,6 +100,10 @@ SEEDS = {
     "international": [
         "W:WK7,K33:BK50", "W:W28:B22", "B:W33,K50:B8", "W:W45:BK5", "W:W31,32:B18", "B:WK46:B15,16",
         "W:W6:B45", "B:W40:BK4,K49",
+    ],
+    "brazilian": [
+        "W:WKa1,Kc3:BKh8", "B:WKa1:BKh8,Kb6", "W:Wh2:Bg3,f4", "W:Wa1,c1:Bb2", "W:Wc3:Bd4,f6", "W:Wb6:Bc7",
+        "B:Wb6:Bc7,Ka1", "W:Wg7:Bb4", "B:WKd4:Bb6,f6",
     ],
 }
 

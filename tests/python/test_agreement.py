@@ -106,6 +106,7 @@ def test_adjudications_cover_the_cases(tb):
 PERFT = {
     "russian": [7, 49, 302, 1469, 7482, 37986],
     "international": [9, 81, 658, 4265, 27117],
+    "brazilian": [7, 49, 302, 1469, 7473, 37628],
 }
 
 

@@ -118,7 +118,7 @@ def test_start_fen_and_play():
         "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4")})
     assert (dtb.play("W:Wc3:Bd4,f6", "c3:g7", variant="russian") ==
             dtb.play("W:Wc3:Bd4,f6", "c3xg7", variant="russian") == "B:Wg7:B")
-    assert dtb.VARIANTS == ("russian", "international")
+    assert dtb.VARIANTS == ("russian", "international", "brazilian")
 
 
 def test_a_table_is_taken_from_the_first_directory_that_has_it(tables, tmp_path):

@@ -203,6 +203,17 @@ TEST(CrowningInCapture, InternationalManCrownedWhenTheMoveEndsOnTheLastRow) {
     EXPECT_EQ(fen_after<International>("W:W11:B7,24", "11:2"), "B:WK2:B24");
 }
 
+TEST(CrowningInCapture, BrazilianAsInternationalOnTheRussianBoard) {
+    // Russian's picture under Brazilian rules (CBD 13): b6 takes c7 and
+    // reaches d8, can take nothing more as a man, so the move ends there
+    // and the man is crowned; g5 stays.
+    EXPECT_EQ(move_texts<Brazilian>("W:Wb6:Bc7,g5,h8"), (Texts{"b6:d8"}));
+    EXPECT_EQ(fen_after<Brazilian>("W:Wb6:Bc7,g5,h8", "b6:d8"), canonical<Brazilian>("B:WKd8:Bg5,h8"));
+    // With e7 to take as a man from d8 it must go on, and stays a man.
+    EXPECT_EQ(move_texts<Brazilian>("W:Wb6:Bc7,e7"), (Texts{"b6:f6"}));
+    EXPECT_EQ(fen_after<Brazilian>("W:Wb6:Bc7,e7", "b6:f6"), canonical<Brazilian>("B:Wf6:B"));
+}
+
 // --- Crowning by a plain move ---
 
 TEST(CrowningByMove, Russian) {
@@ -234,6 +245,12 @@ TEST(ChoiceOfCapture, InternationalMajorityCountsPiecesNotKings) {
     EXPECT_EQ(move_texts<International>("W:W32:BK17,K27,30,38,39"), (Texts{"32:25"}));
     // Two kings and two men tie: both are legal.
     EXPECT_EQ(move_texts<International>("W:W32:BK17,K27,19,28"), (Texts{"32:14", "32:21:12"}));
+}
+
+TEST(ChoiceOfCapture, BrazilianMajority) {
+    // Russian's free choice, under the majority rule (CBD 12): only the two
+    // men may be taken.
+    EXPECT_EQ(move_texts<Brazilian>("W:Wc3:BKb4,d4,f6"), (Texts{"c3:g7"}));
 }
 
 // --- Duplicates: one move per start, end and captured set ---

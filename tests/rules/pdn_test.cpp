@@ -188,6 +188,16 @@ TEST(PdnRead, FenSetups) {
     EXPECT_EQ(read_one<Russian>(R"([SetUp "0"] 1. ed4 *)").start, initial_position<Russian>());
 }
 
+TEST(PdnRead, BrazilianGames) {
+    // GameType 26, algebraic moves, the majority rule: c3 must take the two men.
+    const auto game = read_one<Brazilian>(R"([GameType "26"][FEN "W:Wc3:BKb4,d4,f6"] 1. c3:g7 *)");
+    EXPECT_EQ(move_texts(game), (std::vector<std::string>{"c3:g7"}));
+    EXPECT_EQ(to_fen(game.plies[0].before), "W:Wc3:Bf6,Kb4,d4");
+    EXPECT_CONTAINS(read_error<Brazilian>(R"([FEN "W:Wc3:BKb4,d4,f6"] 1. c3:a5 *)"), "c3:a5");
+    EXPECT_CONTAINS(read_error<Russian>("[GameType \"26\"] 1. c3-d4 *"),
+                    "GameType \"26\" is brazilian, but the games are read as russian");
+}
+
 TEST(PdnRead, ShortenedFormsOnlyForRussian) {
     EXPECT_CONTAINS(read_error<International>("1. ed4 *"), "'ed4' is not a square of the international board");
 }

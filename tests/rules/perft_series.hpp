@@ -100,4 +100,24 @@ inline const std::vector<PerftSeries>& international_series() {
     return series;
 }
 
+// Brazilian: the series of the "standard validation" thread of the
+// shashki.com forum, as DCTL's tests give them. The two modes part at
+// depth 8, where two routes with the same start, end and captures first
+// meet.
+inline const std::vector<PerftSeries>& brazilian_series() {
+    static const std::vector<PerftSeries> series = {
+        {"initial, keep",
+         nullptr,
+         Duplicates::Keep,
+         1,
+         {7, 49, 302, 1469, 7473, 37628, 187302, 907836, 4431847, 21566606, 105534946, 512171742, 2483592238}},
+        {"initial, drop",
+         nullptr,
+         Duplicates::Drop,
+         1,
+         {7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766, 21560022, 105491257, 511882477, 2481546396}},
+    };
+    return series;
+}
+
 }  // namespace dtb::test

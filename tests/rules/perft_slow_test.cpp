@@ -32,5 +32,10 @@ TEST_P(InternationalPerftDeep, DeepDepths) { expect_deep_depths<International>(G
 INSTANTIATE_TEST_SUITE_P(Series, InternationalPerftDeep,
                          testing::ValuesIn(test::with_deep_depths(test::international_series())), test::SeriesName());
 
+class BrazilianPerftDeep : public testing::TestWithParam<PerftSeries> {};
+TEST_P(BrazilianPerftDeep, DeepDepths) { expect_deep_depths<Brazilian>(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Series, BrazilianPerftDeep,
+                         testing::ValuesIn(test::with_deep_depths(test::brazilian_series())), test::SeriesName());
+
 }  // namespace
 }  // namespace dtb

@@ -28,6 +28,7 @@ void expect_quick_depths(const PerftSeries& s) {
 TEST(Perft, DepthZeroIsOneNode) {
     EXPECT_EQ(perft(initial_position<Russian>(), 0), 1u);
     EXPECT_EQ(perft(initial_position<International>(), 0), 1u);
+    EXPECT_EQ(perft(initial_position<Brazilian>(), 0), 1u);
 }
 
 TEST(Perft, NoMoveMeansNoLeaves) {
@@ -43,6 +44,10 @@ class InternationalPerft : public testing::TestWithParam<PerftSeries> {};
 TEST_P(InternationalPerft, QuickDepths) { expect_quick_depths<International>(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Series, InternationalPerft, testing::ValuesIn(test::international_series()),
                          test::SeriesName());
+
+class BrazilianPerft : public testing::TestWithParam<PerftSeries> {};
+TEST_P(BrazilianPerft, QuickDepths) { expect_quick_depths<Brazilian>(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Series, BrazilianPerft, testing::ValuesIn(test::brazilian_series()), test::SeriesName());
 
 }  // namespace
 }  // namespace dtb

@@ -29,6 +29,7 @@ TEST(VariantList, IdsNeverChange) {
     // Written into every table file's header and used as the C API's codes.
     EXPECT_EQ(static_cast<int>(VariantId::Russian), 0);
     EXPECT_EQ(static_cast<int>(VariantId::International), 1);
+    EXPECT_EQ(static_cast<int>(VariantId::Brazilian), 2);
 }
 
 TEST(VariantList, UnknownNumbersAndNamesAreRefused) {
@@ -49,10 +50,19 @@ TEST(VariantList, DispatchReachesEveryVariant) {
 }
 
 TEST(VariantList, DerivedLists) {
-    EXPECT_EQ(variant_choices(), "russian or international");
-    EXPECT_EQ(game_types_text(), "25 russian, 20 international");
+    EXPECT_EQ(variant_choices(), "russian, international or brazilian");
+    EXPECT_EQ(game_types_text(), "25 russian, 20 international, 26 brazilian");
     for_each_variant([]<class V>() { EXPECT_EQ(variant_of_game_type(V::pdn_game_type), V::id); });
     EXPECT_EQ(variant_of_game_type(21), std::nullopt);
+}
+
+TEST(VariantList, BrazilianIsInternationalOnTheRussianBoard) {
+    static_assert(std::is_same_v<Brazilian::Board, Russian::Board>);
+    static_assert(Brazilian::majority_capture == International::majority_capture);
+    static_assert(Brazilian::crowns_during_capture == International::crowns_during_capture);
+    static_assert(Brazilian::initial_fen == Russian::initial_fen);
+    EXPECT_EQ(Brazilian::draw_rules.size(), 1u);
+    EXPECT_EQ(Brazilian::draw_rules[0].limit, 20);
 }
 
 }  // namespace

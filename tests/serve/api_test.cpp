@@ -32,6 +32,7 @@ void PrintTo(const VariantCase& v, std::ostream* os) { *os << v.name; }
 
 const VariantCase kRussian{"russian", 32, 4};
 const VariantCase kInternational{"international", 50, 3};
+const VariantCase kBrazilian{"brazilian", 32, 3};
 
 // Random placements of 2 to max_pieces + 1 pieces, FENs in PDN numbers:
 // some lost or drawn, some not positions at all (a man on its crowning
@@ -208,6 +209,7 @@ TEST_P(ServeApi, AdjudicateAgreesWithTheCommand) {
     const std::map<std::string, std::vector<std::string>> by_variant = {
         {"russian", {"W:WKa1,Kc3,Ke1:BKh8", "B:WKa1,Kc3,Ke1:BKh8", "W:WKa1,Kc3:BKh8", "W:WKb2,Kd2:Bc5"}},
         {"international", {"W:WK46,K50:BK5", "W:W31,K46:B5", "B:WK1,K2:BK50"}},
+        {"brazilian", {"W:WKa1,Kc3:BKh8", "B:WKa1,Kc3:BKh8", "W:WKc3,a1:BKh8", "W:WKb2,Kd2:Bc5"}},
     };
     const std::vector<std::string>& fens = by_variant.at(v.name);
     for (const std::string& fen : fens) {
@@ -229,7 +231,7 @@ TEST_P(ServeApi, AdjudicateAgreesWithTheCommand) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, ServeApi, ::testing::Values(kRussian, kInternational),
+INSTANTIATE_TEST_SUITE_P(Variants, ServeApi, ::testing::Values(kRussian, kInternational, kBrazilian),
                          [](const auto& info) { return info.param.name; });
 
 // With the .dtc tables: the adjudication at any counts, its line under the
@@ -420,6 +422,7 @@ TEST(Serve, AnnouncesWhereItListensAndStopsCleanly) {
     EXPECT_EQ(server.announce()["threads"], 3);
     EXPECT_EQ(server.announce()["max_pieces"]["russian"], 4);
     EXPECT_EQ(server.announce()["max_pieces"]["international"], 3);
+    EXPECT_EQ(server.announce()["max_pieces"]["brazilian"], 3);
     auto client = server.client();
     const Got index = get(client, "/api/v1");
     EXPECT_EQ(index.status, 200);

@@ -240,6 +240,12 @@ const SETUPS = {
     pieces: [["wm", 31], ["wk", 46], ["bm", 5]],
     expectFen: "W:W31,K46:B5",
   },
+  // Its tab and board come from the server's list of variants alone.
+  brazilian: {
+    side: "W",
+    pieces: [["wk", 22], ["wm", 29], ["bk", 4]],
+    expectFen: "W:WKc3,a1:BKh8",
+  },
 };
 
 async function main() {
@@ -267,8 +273,8 @@ async function main() {
     assert.equal(await page.title(), "dtb endgame explorer");
 
     const tabs = await page.$$eval("[role=tab]", (ts) => ts.map((t) => t.dataset.variant));
-    assert.deepEqual(tabs, ["russian", "international"], "a tab per variant, from /api/v1");
-    for (const variant of ["russian", "international"]) {
+    assert.deepEqual(tabs, ["russian", "international", "brazilian"], "a tab per variant, from /api/v1");
+    for (const variant of ["russian", "international", "brazilian"]) {
       const start = await exploreVariant(page, variant, SETUPS[variant], false);
       console.log(`${variant}: set up ${start.fen}, ${start.wdl} in ${start.dtw}; move, line and steps agree with dtb probe`);
       if (variant === "russian") await askDrawRule(page, variant, start.fen, 3);

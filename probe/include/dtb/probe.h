@@ -54,7 +54,7 @@ enum {
  * dtb_variant_name and dtb_variant_from_name convert to and from the names
  * the command line and the server use; codes run from 0 to
  * DTB_VARIANT_COUNT - 1. */
-enum { DTB_RUSSIAN = 0, DTB_INTERNATIONAL = 1, DTB_VARIANT_COUNT = 2 };
+enum { DTB_RUSSIAN = 0, DTB_INTERNATIONAL = 1, DTB_BRAZILIAN = 2, DTB_VARIANT_COUNT = 3 };
 
 /* Sides. */
 enum { DTB_WHITE = 0, DTB_BLACK = 1 };
