@@ -27,5 +27,6 @@ cmake --build build-tsan -j "$jobs" --target probe_concurrency_test dtb
 tsan_tables=build-tsan/probe-tables/small
 build-tsan/bin/dtb gen --variant russian --pieces 4 --dir "$tsan_tables" --threads 1 --keep-raw > /dev/null
 build-tsan/bin/dtb gen --variant international --pieces 3 --dir "$tsan_tables" --threads 1 --keep-raw > /dev/null
+build-tsan/bin/dtb gen --variant brazilian --pieces 3 --dir "$tsan_tables" --threads 1 --keep-raw > /dev/null
 TSAN_OPTIONS=halt_on_error=1 OMP_NUM_THREADS=1 build-tsan/bin/probe_concurrency_test
 echo "all tests passed"
