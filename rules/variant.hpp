@@ -111,14 +111,15 @@ template <class... V>
 struct VariantList {
     static constexpr std::size_t size = sizeof...(V);
 };
-template <class... A, class... B>
-constexpr VariantList<A..., B...> operator+(VariantList<A...>, VariantList<B...>) {
-    return {};
-}
-#define DTB_VARIANT_LIST_ENTRY(V) \
-    +VariantList<V> {             \
-    }
-using Variants = decltype(VariantList<> {} DTB_FOR_EACH_VARIANT(DTB_VARIANT_LIST_ENTRY));
+namespace detail {
+// ", V" for each variant, after a leading void that this drops.
+template <class Void, class... V>
+struct ListAfterVoid {
+    using type = VariantList<V...>;
+};
+}  // namespace detail
+#define DTB_VARIANT_LIST_ENTRY(V) , V
+using Variants = detail::ListAfterVoid<void DTB_FOR_EACH_VARIANT(DTB_VARIANT_LIST_ENTRY)>::type;
 #undef DTB_VARIANT_LIST_ENTRY
 
 namespace detail {
