@@ -29,6 +29,21 @@ std::string verdict_text(const dtb_adjudication& a) {
     return text;
 }
 
+// Whether the handle has a table of any variant (dtb_max_pieces counts the
+// WDL tables, which every probe reads).
+bool holds_tables(const dtb_tablebase* tb) {
+    for (int v = 0; v < DTB_VARIANT_COUNT; ++v)
+        if (dtb_max_pieces(tb, v) > 0) return true;
+    return false;
+}
+
+std::string no_tables_message(const std::vector<std::string>& dirs) {
+    std::string where;
+    for (std::size_t i = 0; i < dirs.size(); ++i)
+        where += (i == 0 ? "'" : i + 1 == dirs.size() ? " or '" : ", '") + dirs[i] + "'";
+    return "no tables in " + where + ": no file such as russian-KKvK.wdl, which dtb gen writes";
+}
+
 }  // namespace
 
 Handle::Handle(const std::vector<std::string>& dirs, std::size_t cache_bytes) {
@@ -38,6 +53,11 @@ Handle::Handle(const std::vector<std::string>& dirs, std::size_t cache_bytes) {
     char err[1024];
     const int status = dtb_open(paths.data(), paths.size(), &options, &tb_, err, sizeof err);
     if (status != DTB_OK) throw StatusError(status, err);
+    if (!holds_tables(tb_)) {
+        dtb_close(tb_);
+        tb_ = nullptr;
+        throw StatusError(DTB_MISSING_TABLE, no_tables_message(dirs));
+    }
 }
 
 void Handle::close() {

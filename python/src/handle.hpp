@@ -33,7 +33,9 @@ struct Adjudicated {
 
 class Handle {
 public:
-    // Opens the tables in `dirs` with a block cache of `cache_bytes`.
+    // Opens the tables in `dirs` with a block cache of `cache_bytes`. A
+    // StatusError DTB_MISSING_TABLE naming them when none holds a table: a
+    // handle on none would answer nothing.
     Handle(const std::vector<std::string>& dirs, std::size_t cache_bytes);
     ~Handle() { close(); }
     Handle(const Handle&) = delete;
@@ -49,7 +51,8 @@ public:
     dtb_value probe_dtw(const dtb_position& pos) const;
     // nullopt when the side to move has no legal move (it has lost).
     std::optional<std::string> best_move(const dtb_position& pos) const;
-    // The line to the end of the game; empty for a draw or a lost position.
+    // The line to the end of the game (the longest resistance for a lost
+    // position); empty for a draw and where the side to move has no move.
     std::vector<std::string> line(const dtb_position& pos) const;
     // Best play under the counts to the next conversion (dtb_rule_line);
     // empty for a position drawn under them.

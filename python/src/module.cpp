@@ -129,6 +129,7 @@ void add_handle(py::module_& m) {
 
 PYBIND11_MODULE(_dtb, m) {
     m.doc() = "The compiled part of dtb: draughts endgame tablebases through the C API of dtb/probe.h.";
+    m.attr("__version__") = DTB_VERSION;  // the project's (python/CMakeLists.txt)
     dtb::python::add_errors(m);
     add_handle(m);
     m.def(

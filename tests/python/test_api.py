@@ -124,3 +124,44 @@ def test_start_fen_and_play():
 def test_a_table_is_taken_from_the_first_directory_that_has_it(tables, tmp_path):
     with dtb.open_tablebase([tmp_path, tables], variant="russian") as tb:
         assert tb.probe_dtw("W:WKa1,Kc3:BKh8") == dtb.Value(dtb.WDL.WIN, 3)
+
+
+def test_values_unpack_like_named_tuples(tb):
+    wdl, dtw = tb.probe_dtw("W:WKa1,Kc3:BKh8")
+    assert (wdl, dtw) == (dtb.WDL.WIN, 3)
+    v = tb.probe_dtw("W:WKa1,Kc3:BKh8")
+    assert tuple(v) == (v.wdl, v.dtw) and len(v) == 2 and v[0] is v.wdl and v[-1] == v.dtw
+    for move, wdl, dtw in tb.moves("W:WKa1,Kc3:BKh8"):
+        assert isinstance(move, str) and wdl in dtb.WDL
+    assert [tuple(m) for m in tb.moves("W:WKa1,Kc3:BKh8")][0] == ("c3-b4", dtb.WDL.WIN, 3)
+    assert tuple(dtb.RuleValue(dtb.WDL.DRAW, None)) == (dtb.WDL.DRAW, None)
+    # Still a value of its own kind, not a tuple that equals any tuple.
+    assert v != (dtb.WDL.WIN, 3) and dtb.Value(dtb.WDL.WIN, 3) != dtb.RuleValue(dtb.WDL.WIN, 3)
+
+
+def test_the_version_is_the_projects(source_dir, dtb_binary):
+    import re
+    import subprocess
+
+    project = re.search(r"project\(dtb VERSION (\S+)", (source_dir / "CMakeLists.txt").read_text()).group(1)
+    assert dtb.__version__ == project
+    shown = subprocess.run([dtb_binary, "--version"], capture_output=True, text=True, timeout=60).stdout
+    assert shown.split() == ["dtb", dtb.__version__]
+
+
+def test_the_namespace_holds_the_api_alone():
+    public = {name for name in dir(dtb) if not name.startswith("_")}
+    assert public == set(dtb.__all__)
+    assert all(hasattr(dtb, name) for name in dtb.__all__)
+
+
+def test_the_line_of_a_lost_position_is_the_longest_resistance(tb, cli):
+    fen = "B:WKe7,Kg7,Kh6:BKb8"  # Black to move loses
+    lost = tb.probe_dtw(fen)
+    assert lost.wdl is dtb.WDL.LOSS and lost.dtw > 0
+    line = tb.line(fen)
+    assert len(line) == lost.dtw and line == cli.probe("russian", [fen])[0]["pv"]
+    assert line[0] == tb.best_move(fen)
+    # The docstring says so.
+    doc = dtb.Tablebase.line.__doc__
+    assert "lost position" in doc and "longest" in doc
