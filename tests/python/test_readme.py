@@ -60,3 +60,14 @@ def test_the_shell_examples_print_what_they_say(source_dir, workdir):
         for command, expected in SHELL.findall(path.read_text()):
             done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=60, env=env)
             assert (done.returncode, done.stdout.strip()) == (0, expected), command
+
+
+def test_the_python_readme_names_every_public_call(source_dir):
+    import dtb
+
+    text = (source_dir / "python" / "README.md").read_text()
+    for name in dir(dtb.Tablebase):
+        if not name.startswith("_"):
+            assert f"`tb.{name}" in text, name
+    for name in dtb.__all__:
+        assert re.search(rf"\b{name}\b", text), name
