@@ -1,31 +1,33 @@
 // dtb serve: the tables over HTTP, a JSON API (serve_api.hpp) and the web
-// explorer (cli/web/, built in: serve_assets.hpp), on cpp-httplib
-// (Debian's libcpp-httplib-dev): one header and a small library, threads
-// and timeouts built in, nothing else to run beside it.
+// explorer (cli/web/, built in: serve_assets.hpp), on libmicrohttpd
+// (http_server.hpp). This file decides what each request gets: the routes,
+// the methods, the limits and the JSON of every error.
 //
-// A fixed number of worker threads share one dtb_tablebase (thread-safe, as
-// dtb/probe.h promises); connections wait in a bounded queue
-// (serve_pool.hpp). SIGINT and SIGTERM stop the server cleanly: a thread
-// waits for them with sigwait and calls stop(), which a signal handler may
-// not.
-#include <httplib.h>
-#include <netinet/in.h>
+// The server's stance against slow and greedy clients, each point tested in
+// tests/serve and measured by scripts/bench-serve.sh:
+// - connections are read without blocking: a slow client holds a
+//   connection, never a worker thread, so it delays no one else;
+// - a request's line and headers must come whole within 10 s of the
+//   connection opening (or of the last answer on it), and within 32 KiB;
+//   a connection silent for 5 s is closed;
+// - at most 1000 connections at once; more wait in the listen backlog;
+// - answers are whole: a Range header is ignored, never honoured;
+// - 127.0.0.1 by default. On a public network, where one client can open
+//   every connection there is, a reverse proxy that limits connections per
+//   client belongs in front.
 #include <pthread.h>
 #include <signal.h>
-#include <sys/socket.h>
 
-#include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <csignal>
 #include <iostream>
-#include <thread>
 
 #include "cli/c_api.hpp"
+#include "cli/http_server.hpp"
+#include "cli/http_target.hpp"
 #include "cli/options.hpp"
 #include "cli/serve_api.hpp"
 #include "cli/serve_assets.hpp"
-#include "cli/serve_pool.hpp"
+#include "cli/tables.hpp"
 
 namespace dtb {
 
@@ -39,14 +41,19 @@ struct ServeOptions {
     bool json = false;
 };
 
-// Connections waiting for a worker, at most (serve_pool.hpp).
-constexpr std::size_t kMaxQueuedConnections = 1024;
+// Every answer may be read by a page of any origin: the tables are public.
+const std::pair<std::string, std::string> kAnyOrigin{"Access-Control-Allow-Origin", "*"};
 
-void send_json(httplib::Response& res, const serve::Reply& reply) {
-    res.status = reply.status;
-    res.set_header("Access-Control-Allow-Origin", "*");
+serve::HttpResponse json_response(const serve::Reply& reply) {
     // A FEN quoted in an error may hold bytes that are not UTF-8: replaced, not thrown on.
-    res.set_content(reply.body.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json; charset=utf-8");
+    return {reply.status,
+            "application/json; charset=utf-8",
+            reply.body.dump(-1, ' ', false, Json::error_handler_t::replace),
+            {kAnyOrigin}};
+}
+
+serve::HttpResponse json_error(int status, const std::string& message) {
+    return json_response(serve::error_reply(status, message));
 }
 
 std::string_view content_type(std::string_view name) {
@@ -58,79 +65,68 @@ std::string_view content_type(std::string_view name) {
     return "application/octet-stream";
 }
 
-// The explorer's files: "/" is index.html.
-void add_web_routes(httplib::Server& server) {
+// The explorer's file at `path` ("/" is index.html), if there is one.
+std::optional<serve::HttpResponse> web_asset(const std::string& path) {
     for (const serve::WebAsset& asset : serve::web_assets()) {
-        const std::string path = asset.name == "index.html" ? "/" : "/" + std::string(asset.name);
-        server.Get(path, [asset](const httplib::Request&, httplib::Response& res) {
-            // The page may load only its own files: no other site, no inline script.
-            res.set_header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:");
-            res.set_header("X-Content-Type-Options", "nosniff");
-            res.set_header("Cache-Control", "no-cache");
-            res.set_content(std::string(asset.body), std::string(content_type(asset.name)));
-        });
+        if (path != (asset.name == "index.html" ? "/" : "/" + std::string(asset.name))) continue;
+        return serve::HttpResponse{200,
+                                   std::string(content_type(asset.name)),
+                                   std::string(asset.body),
+                                   {// The page may load only its own files: no other site, no inline script.
+                                    {"Content-Security-Policy", "default-src 'self'; img-src 'self' data:"},
+                                    {"X-Content-Type-Options", "nosniff"},
+                                    {"Cache-Control", "no-cache"}}};
     }
+    return std::nullopt;
 }
 
-void add_api_routes(httplib::Server& server, dtb_tablebase* tb) {
-    server.Get("/api/v1/?",
-               [tb](const httplib::Request&, httplib::Response& res) { send_json(res, serve::api_index(tb)); });
-    server.Get(R"(/api/v1/([^/]+)(?:/([^/]*))?)", [tb](const httplib::Request& req, httplib::Response& res) {
-        send_json(res, serve::api_request(tb, req.matches[1], req.matches[2], req.params));
-    });
+// A browser asks before a cross-origin request that sets headers of its
+// own (a JSON Content-Type, say): the answer allows what the API serves.
+serve::HttpResponse preflight(const serve::HttpRequest& request) {
+    const std::string asked = request.header("Access-Control-Request-Headers");
+    return {204,
+            "",
+            "",
+            {kAnyOrigin,
+             {"Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"},
+             {"Access-Control-Allow-Headers", asked.empty() ? "Content-Type" : asked},
+             {"Access-Control-Max-Age", "86400"},
+             {"Allow", "GET, HEAD, OPTIONS"}}};
 }
 
-// Limits and the JSON of every error, whatever refused the request.
-//
-// What they cannot do: cpp-httplib 0.11 reads a request line and its
-// headers whole before anything checks their length, and its timeouts are
-// per read, so one hostile client can grow a connection's memory with what
-// it sends, or hold a worker by sending slowly. Hence 127.0.0.1 by default;
-// on a public network a reverse proxy that limits requests belongs in front.
-void add_guards(httplib::Server& server) {
-    server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-        if (req.method != "GET" && req.method != "HEAD") {
-            res.set_header("Allow", "GET, HEAD");
-            send_json(res, serve::error_reply(405, "method " + req.method + " is not served: only GET and HEAD"));
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        if (req.target.size() > serve::kMaxUriBytes) {
-            send_json(res, serve::error_reply(414, "the request URI is " + std::to_string(req.target.size()) +
-                                                       " bytes long: at most " + std::to_string(serve::kMaxUriBytes)));
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        return httplib::Server::HandlerResponse::Unhandled;
-    });
-    // httplib's own refusals (a path no route takes, a request it could not
-    // read) come without a body: they get a JSON one.
-    server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-        if (!res.body.empty()) return;
-        const std::string message =
-            res.status == 404   ? "no such path: " + req.path + " (the explorer is at /, the API at /api/v1/{variant})"
-            : res.status == 413 ? "the request is too large"
-            : res.status == 414 ? "the request URI is too long"
-                                : "the request could not be read (HTTP status " + std::to_string(res.status) + ")";
-        send_json(res, serve::error_reply(res.status, message));
-    });
-    server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr e) {
-        std::string what = "unknown exception";
-        try {
-            std::rethrow_exception(e);
-        } catch (const std::exception& ex) {
-            what = ex.what();
-        } catch (...) {
-        }
-        send_json(res, serve::error_reply(500, "internal error in dtb serve (please report): " + what));
-    });
-    server.set_payload_max_length(serve::kMaxUriBytes);  // GET requests carry no body to speak of
-    server.set_read_timeout(5, 0);
-    server.set_write_timeout(5, 0);
-    // An idle connection holds a worker while it waits: not for long.
-    server.set_keep_alive_timeout(2);
-    server.set_keep_alive_max_count(10);
-    // An answer goes out in two writes (head, body): without this, Nagle's
-    // algorithm holds the second until the client's delayed ACK, 40 ms.
-    server.set_tcp_nodelay(true);
+// /api/v1, /api/v1/{variant}, /api/v1/{variant}/{what}
+serve::HttpResponse api(dtb_tablebase* tb, const serve::RequestTarget& target) {
+    constexpr std::string_view prefix = "/api/v1";
+    std::string_view rest = std::string_view(target.path).substr(prefix.size());
+    if (rest.empty() || rest == "/") return json_response(serve::api_index(tb));
+    rest.remove_prefix(1);
+    const std::size_t slash = rest.find('/');
+    const std::string variant(rest.substr(0, slash));
+    const std::string what(slash == std::string_view::npos ? "" : rest.substr(slash + 1));
+    if (variant.empty() || what.find('/') != std::string::npos) return {};
+    return json_response(serve::api_request(tb, variant, what, target.params));
+}
+
+serve::HttpResponse answer(dtb_tablebase* tb, const serve::HttpRequest& request) {
+    if (request.method == "OPTIONS") return preflight(request);
+    if (request.method != "GET" && request.method != "HEAD") {
+        serve::HttpResponse r = json_error(405, "method " + request.method + " is not served: only GET and HEAD");
+        r.headers.emplace_back("Allow", "GET, HEAD, OPTIONS");
+        return r;
+    }
+    if (request.target.size() > serve::kMaxUriBytes)
+        return json_error(414, "the request URI is too long: " + std::to_string(request.target.size()) +
+                                   " bytes, at most " + std::to_string(serve::kMaxUriBytes));
+    auto read = serve::read_target(request.target);
+    if (auto* bad = std::get_if<serve::UnreadableTarget>(&read)) return json_error(400, bad->reason);
+    const serve::RequestTarget& target = std::get<serve::RequestTarget>(read);
+    if (target.path == "/api/v1" || target.path.starts_with("/api/v1/")) {
+        serve::HttpResponse r = api(tb, target);
+        if (r.status != 0) return r;
+    } else if (auto asset = web_asset(target.path)) {
+        return *asset;
+    }
+    return json_error(404, "no such path: " + target.path + " (the explorer is at /, the API at /api/v1/{variant})");
 }
 
 std::string url_of(const std::string& host, int port) {
@@ -157,34 +153,25 @@ void announce(const ServeOptions& o, dtb_tablebase* tb, int port) {
     std::cout.flush();  // a test or a supervisor reads this line to find the port
 }
 
-// cpp-httplib 0.11 listens with a backlog of 5 connections, compiled into
-// Debian's library: a burst of clients beyond that has its connections
-// dropped and retried a second later. Linux takes a second listen() on a
-// listening socket as a new backlog, so the server's socket, found by its
-// port, is given the system's largest.
-void raise_listen_backlog(int port) {
-    for (int fd = 3; fd < 1024; ++fd) {
-        int listening = 0;
-        socklen_t length = sizeof listening;
-        if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) != 0 || !listening) continue;
-        sockaddr_storage address{};
-        socklen_t address_length = sizeof address;
-        if (getsockname(fd, reinterpret_cast<sockaddr*>(&address), &address_length) != 0) continue;
-        const int bound = address.ss_family == AF_INET ? ntohs(reinterpret_cast<const sockaddr_in&>(address).sin_port)
-                          : address.ss_family == AF_INET6
-                              ? ntohs(reinterpret_cast<const sockaddr_in6&>(address).sin6_port)
-                              : -1;
-        if (bound == port) ::listen(fd, SOMAXCONN);
-    }
+// A server with no table answers nothing but errors: refused at the start.
+void require_some_table(const ServeOptions& o, dtb_tablebase* tb) {
+    int total = 0;
+    for_each_variant([&]<class V>() { total += dtb_max_pieces(tb, probe::c_variant(V::id)); });
+    if (total > 0) return;
+    std::string dirs;
+    for (const std::string& d : o.dirs) dirs += (dirs.empty() ? "" : ", ") + d;
+    throw std::runtime_error("no tables in " + dirs +
+                             ": make them with `dtb gen --variant russian --pieces 4 --dir DIR`");
 }
 
 void run_serve(const ServeOptions& o) {
     if (o.port < 0 || o.port > 65535) throw InputError("--port " + std::to_string(o.port) + ": 0 to 65535");
     if (o.threads < 1 || o.threads > 256) throw InputError("--threads " + std::to_string(o.threads) + ": 1 to 256");
     Tables tables(o.dirs);
+    require_some_table(o, tables.get());
 
-    // Blocked here, before any thread starts, so that every thread inherits
-    // the mask and only the waiting thread below receives them.
+    // Blocked before any thread starts, so that every thread inherits the
+    // mask and this one alone receives them, in sigwait below.
     sigset_t stop_signals;
     sigemptyset(&stop_signals);
     sigaddset(&stop_signals, SIGINT);
@@ -193,38 +180,15 @@ void run_serve(const ServeOptions& o) {
     // A client that closes its end while an answer is written must not end the server.
     std::signal(SIGPIPE, SIG_IGN);
 
-    httplib::Server server;
-    const auto threads = static_cast<std::size_t>(o.threads);
-    server.new_task_queue = [threads] { return new serve::BoundedPool(threads, kMaxQueuedConnections); };
-    add_guards(server);
-    add_api_routes(server, tables.get());
-    add_web_routes(server);
-
-    const int port =
-        o.port == 0 ? server.bind_to_any_port(o.bind) : (server.bind_to_port(o.bind, o.port) ? o.port : -1);
-    if (port < 0)
-        throw std::runtime_error("cannot listen on " + url_of(o.bind, o.port) +
-                                 ": the address is in use or not one of this machine's");
-    raise_listen_backlog(port);
-    announce(o, tables.get(), port);
-
-    std::atomic<bool> signalled = false, finished = false;
-    std::thread waiter([&] {
-        int signal = 0;
-        sigwait(&stop_signals, &signal);
-        signalled = true;
-        // stop() does nothing before the server runs: a signal that comes
-        // first waits for it.
-        while (!server.is_running() && !finished) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        server.stop();
-    });
-    const bool listened = server.listen_after_bind();
-    finished = true;
-    // If the server ended on its own, the waiter still waits: wake it.
-    if (!signalled) pthread_kill(waiter.native_handle(), SIGTERM);
-    waiter.join();
+    serve::HttpLimits limits;
+    limits.threads = unsigned(o.threads);
+    dtb_tablebase* tb = tables.get();
+    serve::HttpServer server(o.bind, o.port, limits,
+                             [tb](const serve::HttpRequest& request) { return answer(tb, request); });
+    announce(o, tb, server.port());
+    int signal = 0;
+    sigwait(&stop_signals, &signal);
     std::cerr << "dtb serve: stopped\n";
-    if (!listened) throw std::runtime_error("the server stopped: it could not accept connections");
 }
 
 }  // namespace

@@ -4,9 +4,12 @@
 # connection per client) ask random positions of the JSON API for a few
 # seconds per round; each round prints requests per second and latency
 # percentiles, and the server's resident memory is read before and after
-# (VmRSS, and VmHWM: the peak).
+# (VmRSS, and VmHWM: the peak). A last round runs 8 timed clients beside 64
+# slow ones, each trickling a request's head a byte a second (--slow N;
+# 0 leaves the round out): the server's promise is that they delay no one.
 #   scripts/bench-serve.sh [--build DIR] [--dir TABLES] [--threads N] [--seconds S]
 #                          [--clients "1 8 64 256"] [--endpoint position|line|adjudicate] [--no-keep-alive]
+#                          [--slow N]
 # Defaults: build/, the small test tables (build/probe-tables/small: make them
 # with `ctest --test-dir build -R probe_make_small_tables`), 8 server threads,
 # 10 seconds a round. Clients and server share the machine: on a small one the
@@ -20,6 +23,7 @@ seconds=10
 clients="1 8 64 256"
 endpoint=position
 keep_alive=""
+slow=64
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -29,6 +33,7 @@ while [ $# -gt 0 ]; do
     --clients) clients=$2; shift 2 ;;
     --endpoint) endpoint=$2; shift 2 ;;
     --no-keep-alive) keep_alive=--no-keep-alive; shift ;;
+    --slow) slow=$2; shift 2 ;;
     *) echo "usage: see the comment at the top of scripts/bench-serve.sh" >&2; exit 2 ;;
   esac
 done
@@ -50,11 +55,18 @@ memory() { awk -v when="$1" '/^VmRSS|^VmHWM/ {kb[$1]=$2} END {printf "server mem
 
 echo "dtb serve on port $port: $threads threads, tables $tables; $(nproc) CPUs; endpoint $endpoint${keep_alive:+, no keep-alive}"
 memory "at start"
-printf '%8s %10s %8s %10s %9s %9s %9s %9s\n' clients requests errors req/s p50_ms p90_ms p99_ms max_ms
+printf '%8s %5s %10s %8s %10s %9s %9s %9s %9s\n' clients slow requests errors req/s p50_ms p90_ms p99_ms max_ms
+round() {
+  "$build/bin/serve_bench" --port "$port" --clients "$1" --slow "$2" --seconds "$seconds" --endpoint "$endpoint" $keep_alive |
+    python3 -c 'import json,sys; j=json.load(sys.stdin); l=j["latency_ms"]; print("%8d %5d %10d %8d %10.0f %9.2f %9.2f %9.2f %9.2f" % (j["clients"], j["slow_clients"], j["requests"], j["errors"], j["requests_per_second"], l["p50"], l["p90"], l["p99"], l["max"]))'
+}
 for c in $clients; do
-  "$build/bin/serve_bench" --port "$port" --clients "$c" --seconds "$seconds" --endpoint "$endpoint" $keep_alive |
-    python3 -c 'import json,sys; j=json.load(sys.stdin); l=j["latency_ms"]; print("%8d %10d %8d %10.0f %9.2f %9.2f %9.2f %9.2f" % (j["clients"], j["requests"], j["errors"], j["requests_per_second"], l["p50"], l["p90"], l["p99"], l["max"]))'
+  round "$c" 0
   memory "after $c clients"
 done
+if [ "$slow" -gt 0 ]; then
+  round 8 "$slow"
+  memory "after 8 clients beside $slow slow ones"
+fi
 kill -TERM "$server"
 wait "$server" && echo "dtb serve stopped cleanly"

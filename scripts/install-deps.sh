@@ -7,11 +7,12 @@
 # Needs root (or sudo) only if something must be installed.
 set -euo pipefail
 
-build=(build-essential cmake pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev libcpp-httplib-dev)
+build=(build-essential cmake pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev libmicrohttpd-dev)
 # python3-*: the Python module and its tests (python/, tests/python).
 # chromium and node: the browser test of dtb serve (tests/serve); node and
 # npm from Debian only where no node is installed (another one may be).
-tests=(libgtest-dev libgmock-dev libbenchmark-dev clang-format libopenmpi-dev openmpi-bin
+# libcpp-httplib-dev: the HTTP client of the tests of dtb serve (tests/serve).
+tests=(libgtest-dev libgmock-dev libcpp-httplib-dev libbenchmark-dev clang-format libopenmpi-dev openmpi-bin
   python3-pybind11 python3-dev python3-pytest chromium)
 command -v node > /dev/null || tests+=(nodejs)
 command -v npm > /dev/null || tests+=(npm)

@@ -9,6 +9,9 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
 #include <map>
 #include <random>
 #include <set>
@@ -325,7 +328,7 @@ TEST_F(ServeErrors, UnknownPathsAndMethods) {
     const auto post = client.Post("/api/v1/russian?fen=W:WKa1:BKh8", "x", "text/plain");
     ASSERT_TRUE(post);
     EXPECT_EQ(post->status, 405);
-    EXPECT_EQ(post->get_header_value("Allow"), "GET, HEAD");
+    EXPECT_EQ(post->get_header_value("Allow"), "GET, HEAD, OPTIONS");
     EXPECT_TRUE(Json::parse(post->body).contains("error"));
 }
 
@@ -400,11 +403,33 @@ std::string raw_exchange(int port, const std::string& request, bool read = true)
     return answer;
 }
 
+// A connection to the server on the loopback, -1 if refused.
+int connect_to(int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(std::uint16_t(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return fd;
+    ::close(fd);
+    return -1;
+}
+
+// How many times `what` occurs in `text`.
+int occurrences(const std::string& text, const std::string& what) {
+    int n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
 TEST_F(ServeErrors, BrokenRequestsAndVanishingClients) {
-    // Not HTTP at all: a 400 with a JSON error, and the connection closed.
-    const std::string answer = raw_exchange(server_->port(), "HELLO\r\n\r\n");
-    EXPECT_EQ(answer.rfind("HTTP/1.1 400", 0), 0u) << answer;
-    EXPECT_NE(answer.find("{\"error\":"), std::string::npos) << answer;
+    // Not HTTP at all: the connection is closed (raw_exchange reads until
+    // it is), with no answer or with a 400, never an answer of the API.
+    for (const std::string junk :
+         {"HELLO\r\n\r\n", "GET\r\n\r\n", "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n"}) {
+        const std::string answer = raw_exchange(server_->port(), junk);
+        EXPECT_TRUE(answer.empty() || answer.rfind("HTTP/1.1 400", 0) == 0) << answer;
+    }
     // Clients that ask and leave before the answer: the server goes on.
     for (int i = 0; i < 50; ++i)
         raw_exchange(server_->port(), "GET /api/v1/international?fen=W:W31,K46:B5 HTTP/1.1\r\nHost: x\r\n\r\n", false);
@@ -506,6 +531,171 @@ TEST(Serve, ConcurrentClientsGetTheSameAnswers) {
     for (std::thread& t : clients) t.join();
     for (int c = 0; c < kClients; ++c) EXPECT_EQ(wrong[c], 0) << "client " << c;
     EXPECT_EQ(server.stop(), 0);
+}
+
+// --------------------------------------------------------------------------
+// Hostile and careless clients
+
+// A Range header is not honoured: the answer is whole, and JSON.
+TEST_F(ServeErrors, RangeHeadersAreIgnored) {
+    auto client = server_->client();
+    const auto whole = client.Get("/app.js");
+    ASSERT_TRUE(whole);
+    std::string ranges = "bytes=0-";
+    for (int i = 0; i < 2000; ++i) ranges += ",0-";
+    const auto ranged = client.Get("/app.js", {{"Range", ranges}});
+    ASSERT_TRUE(ranged);
+    EXPECT_EQ(ranged->status, 200);
+    EXPECT_EQ(ranged->body, whole->body);
+    const auto cut = client.Get("/api/v1/russian?fen=W:WKa1:BKh8", {{"Range", "bytes=0-9"}});
+    ASSERT_TRUE(cut);
+    EXPECT_EQ(cut->status, 200);
+    EXPECT_EQ(Json::parse(cut->body)["wdl"], "loss") << cut->body;
+}
+
+// The query is read one way: '&' alone separates parameters, a NUL byte
+// is refused, and a parameter given twice is refused even with one value.
+TEST_F(ServeErrors, QueriesAreReadStrictly) {
+    expect_error("/api/v1/russian?fen=W:WKa1:BKh8%00garbage", 400, "NUL");
+    expect_error("/api/v1/russian?fen=W:WKa1:BKh8;x=1", 400, ";x=1");
+    expect_error("/api/v1/russian?fen=W:WKa1:BKh8&fen=W:WKa1:BKh8", 400, "more than once");
+    expect_error("/api/v1/russian?fen=W:WKa1:BKh8%zz", 400, "'%' not followed by two hexadecimal digits");
+    auto client = server_->client();
+    // Encoded or not, the same position; '+' reads as a space, which a FEN may hold.
+    EXPECT_EQ(get(client, "/api/v1/russian?fen=W%3AWKa1%3ABKh8").json["wdl"], "loss");
+    EXPECT_EQ(get(client, "/api/v1/russian?fen=W:WKa1:BKh8&").json["wdl"], "loss");
+}
+
+// A browser's cross-origin fetch with its own headers asks first (a CORS
+// preflight): it is allowed.
+TEST_F(ServeErrors, CrossOriginPreflightIsAllowed) {
+    const std::string answer =
+        raw_exchange(server_->port(),
+                     "OPTIONS /api/v1/russian?fen=W:WKa1:BKh8 HTTP/1.1\r\nHost: x\r\n"
+                     "Origin: http://example.org\r\nAccess-Control-Request-Method: GET\r\n"
+                     "Access-Control-Request-Headers: content-type\r\nConnection: close\r\n\r\n");
+    EXPECT_EQ(answer.rfind("HTTP/1.1 204", 0), 0u) << answer;
+    EXPECT_NE(answer.find("Access-Control-Allow-Origin: *"), std::string::npos) << answer;
+    EXPECT_NE(answer.find("Access-Control-Allow-Headers: content-type"), std::string::npos) << answer;
+    EXPECT_NE(answer.find("Access-Control-Allow-Methods: GET, HEAD, OPTIONS"), std::string::npos) << answer;
+}
+
+// Two requests in one write get two answers, in order.
+TEST_F(ServeErrors, PipelinedRequestsAreEachAnswered) {
+    const std::string answer =
+        raw_exchange(server_->port(),
+                     "GET /api/v1/russian?fen=W:WKa1:BKh8 HTTP/1.1\r\nHost: x\r\n\r\n"
+                     "GET /api/v1/international?fen=W:W31,K46:B5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    EXPECT_EQ(occurrences(answer, "HTTP/1.1 200"), 2) << answer;
+    const std::size_t first = answer.find("\"wdl\":\"loss\"");
+    const std::size_t second = answer.find("\"dtw\":3");
+    EXPECT_NE(first, std::string::npos) << answer;
+    EXPECT_NE(second, std::string::npos) << answer;
+    EXPECT_LT(first, second) << answer;
+}
+
+// A header without end costs the server the request budget (32 KiB), not
+// what the client sends: it is refused, and the server's peak memory stays
+// far below what was sent.
+TEST(ServeLimits, AHugeHeaderIsRefusedWithoutBeingHeld) {
+    Server server(2);
+    const int fd = connect_to(server.port());
+    ASSERT_GE(fd, 0);
+    std::string head = "GET /api/v1/russian?fen=W:WKa1:BKh8 HTTP/1.1\r\nHost: x\r\nX-Huge: ";
+    ::send(fd, head.data(), head.size(), MSG_NOSIGNAL);
+    const std::string chunk(1 << 20, 'a');
+    std::size_t sent = 0;
+    for (int i = 0; i < 96; ++i) {
+        const ssize_t n = ::send(fd, chunk.data(), chunk.size(), MSG_NOSIGNAL);
+        if (n <= 0) break;  // the server has closed the connection
+        sent += std::size_t(n);
+    }
+    ::close(fd);
+    std::ifstream status("/proc/" + std::to_string(server.pid()) + "/status");
+    long peak_kib = -1;
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmHWM:", 0) == 0) peak_kib = std::stol(line.substr(6));
+    ASSERT_GT(peak_kib, 0);
+    EXPECT_LT(peak_kib, 64 * 1024) << "peak " << peak_kib << " KiB after " << sent << " bytes of header";
+    auto client = server.client();
+    EXPECT_EQ(get(client, "/api/v1/russian?fen=W:WKa1:BKh8").status, 200);
+    EXPECT_EQ(server.stop(), 0);
+}
+
+// Clients that send their requests a byte at a time, more of them than the
+// server has threads, delay no one else: every other request is answered
+// while they trickle.
+TEST(ServeLimits, SlowClientsHoldNoWorker) {
+    Server server(2);
+    constexpr int kSlow = 16;
+    std::vector<int> slow;
+    for (int i = 0; i < kSlow; ++i) {
+        const int fd = connect_to(server.port());
+        ASSERT_GE(fd, 0);
+        const std::string start = "GET /api/v1/russian?fen=W:WKa1:BKh8 HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+        ::send(fd, start.data(), start.size(), MSG_NOSIGNAL);
+        slow.push_back(fd);
+    }
+    std::atomic<bool> done = false;
+    std::thread trickle([&] {
+        while (!done) {
+            for (int fd : slow) ::send(fd, "a", 1, MSG_NOSIGNAL);
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+    });
+    int answered = 0;
+    for (int i = 0; i < 20; ++i) {
+        httplib::Client client("127.0.0.1", server.port());
+        client.set_read_timeout(3, 0);  // generous: the old server never answered while the slow ones trickled
+        const auto res = client.Get("/api/v1/russian?fen=W:WKa1:BKh8");
+        answered += res && res->status == 200;
+    }
+    done = true;
+    trickle.join();
+    for (int fd : slow) ::close(fd);
+    EXPECT_EQ(answered, 20);
+    EXPECT_EQ(server.stop(), 0);
+}
+
+// A request's head that never ends, trickled a byte at a time so that the
+// connection is never idle for long, is cut off at the head deadline (10 s).
+TEST(ServeLimits, ATrickledHeadIsCutOffAtTheDeadline) {
+    Server server(1);
+    const int fd = connect_to(server.port());
+    ASSERT_GE(fd, 0);
+    const std::string start = "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+    ::send(fd, start.data(), start.size(), MSG_NOSIGNAL);
+    timeval wait{0, 500'000};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+    bool cut = false;
+    for (int i = 0; i < 60 && !cut; ++i) {  // 30 s at most
+        ::send(fd, "a", 1, MSG_NOSIGNAL);
+        char byte;
+        const ssize_t n = ::recv(fd, &byte, 1, 0);
+        cut = n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+    }
+    ::close(fd);
+    EXPECT_TRUE(cut) << "the server still read the head after 30 s";
+    EXPECT_EQ(server.stop(), 0);
+}
+
+// A port another server holds is refused with the reason, not shared.
+TEST(ServeLimits, APortInUseIsRefused) {
+    Server first(1);
+    const Output second =
+        dtb("serve --dir '" + std::string(DTB_SMALL_TABLES) + "' --port " + std::to_string(first.port()));
+    EXPECT_EQ(second.status, 1) << second.out << second.err;
+    EXPECT_NE(second.err.find("in use"), std::string::npos) << second.err;
+    auto client = first.client();
+    EXPECT_EQ(get(client, "/api/v1/russian?fen=W:WKa1:BKh8").status, 200);
+    EXPECT_EQ(first.stop(), 0);
+}
+
+TEST(ServeLimits, ADirectoryWithoutTablesIsRefused) {
+    const ScratchDir empty;
+    const Output r = dtb("serve --dir '" + empty.path().string() + "' --port 0");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("no tables in " + empty.path().string()), std::string::npos) << r.err;
 }
 
 }  // namespace

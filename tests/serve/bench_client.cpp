@@ -5,13 +5,22 @@
 // second and latency percentiles.
 //
 //   serve_bench --port P [--clients 64] [--seconds 10] [--endpoint position|line|adjudicate]
-//               [--no-keep-alive] [--seed 1]
+//               [--no-keep-alive] [--slow N] [--seed 1]
+//
+// --slow N adds N hostile clients beside the timed ones: each sends a
+// request's head a byte a second and never ends it, on a new connection
+// whenever the server cuts one off; what is measured is how the others
+// fare meanwhile.
 //
 // The positions are random placements of 2 to 4 pieces (Russian) and 2 to
 // 3 (international), the sizes of the small test tables; those the server
 // refuses (a man on its crowning row, a missing table) are dropped before
 // the clock starts, so that every timed request gets a value.
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -33,6 +42,7 @@ struct Options {
     double seconds = 10;
     std::string endpoint = "position";
     bool keep_alive = true;
+    int slow = 0;
     unsigned seed = 1;
 };
 
@@ -57,6 +67,8 @@ Options parse(int argc, char** argv) {
             o.endpoint = next();
         else if (a == "--no-keep-alive")
             o.keep_alive = false;
+        else if (a == "--slow")
+            o.slow = std::stoi(next());
         else if (a == "--seed")
             o.seed = unsigned(std::stoul(next()));
         else {
@@ -65,8 +77,9 @@ Options parse(int argc, char** argv) {
             std::exit(2);
         }
     }
-    if (o.port <= 0 || o.clients <= 0 || o.seconds <= 0) {
-        std::fprintf(stderr, "serve_bench: --port is required; --clients and --seconds are positive\n");
+    if (o.port <= 0 || o.clients <= 0 || o.seconds <= 0 || o.slow < 0) {
+        std::fprintf(stderr,
+                     "serve_bench: --port is required; --clients and --seconds are positive, --slow is not negative\n");
         std::exit(2);
     }
     return o;
@@ -121,6 +134,33 @@ std::vector<std::string> make_paths(const Options& o) {
     return paths;
 }
 
+// A client that trickles a request's head, a byte a second, until `stop`;
+// when the server closes its connection it opens another.
+void trickle(int port, const std::atomic<bool>& stop) {
+    int fd = -1;
+    while (!stop) {
+        if (fd < 0) {
+            fd = ::socket(AF_INET, SOCK_STREAM, 0);
+            sockaddr_in addr{};
+            addr.sin_family = AF_INET;
+            addr.sin_port = htons(std::uint16_t(port));
+            addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            const std::string start = "GET /api/v1/russian?fen=W:WKa1:BKh8 HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+            if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+                ::send(fd, start.data(), start.size(), MSG_NOSIGNAL) < 0) {
+                ::close(fd);
+                fd = -1;
+            }
+        } else if (::send(fd, "a", 1, MSG_NOSIGNAL) < 0) {
+            ::close(fd);
+            fd = -1;
+            continue;
+        }
+        for (int i = 0; i < 10 && !stop; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (fd >= 0) ::close(fd);
+}
+
 double percentile(const std::vector<double>& sorted, double p) {
     if (sorted.empty()) return 0;
     const std::size_t i = std::min(sorted.size() - 1, std::size_t(p / 100.0 * double(sorted.size())));
@@ -136,6 +176,11 @@ int main(int argc, char** argv) {
     std::vector<std::vector<double>> latencies(std::size_t(o.clients));
     std::vector<long> errors(std::size_t(o.clients), 0);
     std::vector<std::thread> threads;
+    std::atomic<bool> slow_stop = false;
+    std::vector<std::thread> slow;
+    for (int i = 0; i < o.slow; ++i) slow.emplace_back([&] { trickle(o.port, slow_stop); });
+    // The slow clients have connected and begun before the clock starts.
+    if (o.slow > 0) std::this_thread::sleep_for(std::chrono::seconds(2));
     for (int c = 0; c < o.clients; ++c)
         threads.emplace_back([&, c] {
             httplib::Client client("127.0.0.1", o.port);
@@ -161,6 +206,8 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
     stop = true;
     for (std::thread& t : threads) t.join();
+    slow_stop = true;
+    for (std::thread& t : slow) t.join();
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::vector<double> all;
     long failed = 0;
@@ -171,6 +218,7 @@ int main(int argc, char** argv) {
     std::sort(all.begin(), all.end());
     const nlohmann::ordered_json j{{"endpoint", o.endpoint},
                                    {"clients", o.clients},
+                                   {"slow_clients", o.slow},
                                    {"keep_alive", o.keep_alive},
                                    {"seconds", elapsed},
                                    {"requests", all.size()},

@@ -68,6 +68,7 @@ public:
     Server& operator=(const Server&) = delete;
 
     int port() const { return port_; }
+    pid_t pid() const { return pid_; }
     const Json& announce() const { return announce_; }
     httplib::Client client() const {
         httplib::Client c("127.0.0.1", port_);
