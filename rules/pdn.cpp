@@ -92,12 +92,21 @@ public:
             try {
                 t = lexer_.next();
             } catch (const SyntaxError& e) {
-                // Between games (no tag or move of the next one read yet),
+                take_notes();
+                if (skipping_) continue;
+                // Junk between the tags of a game is skipped. Elsewhere,
+                // between games (no tag or move of the next one read yet),
                 // the error is reported and the next game read as usual;
                 // within a game, the rest of the game goes with it.
-                if (!skipping_) fail_game(Failure(e.offset, e.what), open_ || e.in_tag, true);
+                if (e.stray && open_ && !in_movetext_) {
+                    warn(e.offset, std::string("stray ") + e.stray,
+                         std::string("a stray '") + e.stray + "' between tags is skipped");
+                    continue;
+                }
+                fail_game(Failure(e.offset, e.what), open_ || e.in_tag, true);
                 continue;
             }
+            take_notes();
             if (skipping_ && !skip(t)) continue;
             try {
                 if (!handle(t)) return std::move(entries_);
@@ -110,8 +119,37 @@ public:
 private:
     int number() const { return games_before_ + int(entries_.size()) + 1; }
 
+    // What the lexer read leniently, as warnings of the game being read
+    // (none while the rest of a failed game is skipped).
+    void take_notes() {
+        for (pdn::LexNote& n : lexer_.take_notes())
+            if (!skipping_) warn(n.offset, n.key, std::move(n.what));
+    }
+
+    // A warning of the game being read; one of a kind already given (the
+    // same key) is counted instead.
+    void warn(std::size_t offset, const std::string& key, std::string what) {
+        if (!key.empty())
+            for (std::size_t i = 0; i < warnings_.size(); ++i)
+                if (warning_keys_[i] == key) {
+                    ++warnings_[i].count;
+                    return;
+                }
+        warnings_.push_back(
+            PdnWarning{lexer_.line_of(offset, first_line_), lexer_.column_of(offset), std::move(what), 1});
+        warning_keys_.push_back(key);
+    }
+
+    // Whether the game ends after the token just read: at the end, before a
+    // tag, or before an empty line. Only there is "-" or a score a result.
+    bool at_game_end() const {
+        const Token after = lexer_.peek();
+        return after.kind == TokenKind::End || after.kind == TokenKind::Tag || after.after_blank;
+    }
+
     // After an error, the rest of its game: up to its result, or a tag
-    // that begins the next game. Whether `t` is still to be handled.
+    // that begins the next game (never a move of the same game: "1. 32-28 -
+    // 2. 37-32 -" is one game). Whether `t` is still to be handled.
     bool skip(const Token& t) {
         if (t.kind == TokenKind::End) {
             skipping_ = false;
@@ -122,7 +160,8 @@ private:
             return true;
         }
         if (t.kind != TokenKind::Tag) skipped_movetext_ = true;
-        if (t.kind == TokenKind::Word && (is_result(t.text) || t.text == "-")) skipping_ = false;
+        if (t.kind == TokenKind::Word && (is_result(t.text) || (loose_result<V>(t.text) && at_game_end())))
+            skipping_ = false;
         return false;
     }
 
@@ -131,6 +170,9 @@ private:
         switch (t.kind) {
             case TokenKind::End:
                 if (open_) finish("*");
+                // Junk after the last game of the stretch is its game's.
+                if (!entries_.empty())
+                    for (PdnWarning& w : warnings_) entries_.back().warnings.push_back(std::move(w));
                 return false;
             case TokenKind::Tag:
                 if (open_ && (in_movetext_ || starts_next_tag_section(t))) finish("*");
@@ -162,9 +204,7 @@ private:
 
     void word(const Token& t) {
         if (is_result(t.text)) return finish(t.text);
-        // Only where the game ends: before the end, a tag, or an empty line.
-        const Token after = lexer_.peek();
-        if (after.kind == TokenKind::End || after.kind == TokenKind::Tag || after.after_blank) {
+        if (at_game_end()) {
             if (const auto r = loose_result<V>(t.text); r && !reads_as_move(t.text)) return finish(*r);
         }
         play(t);
@@ -248,6 +288,10 @@ private:
 
     void play(const Token& t) {
         if (!pending_.empty()) settle(t);
+        if (t.text == "-" || t.text == "--")
+            throw move_failure(t,
+                               "the record gives no move here ('-' stands for a move not recorded), so the game "
+                               "cannot be followed past it");
         std::vector<Move> candidates;
         try {
             candidates = pdn_move_candidates(position_, t.text);
@@ -280,7 +324,6 @@ private:
             Failure f = pending_failure_;
             f.reason = ambiguous_move_message(position_, f.move, pending_) + "; the next move " + quoted(t.text) +
                        (fit.empty() ? " is legal after none of them" : " is legal after more than one");
-            pending_.clear();
             throw f;
         }
         game_.plies.back().move = fit.front();
@@ -304,14 +347,18 @@ private:
                 throw f;
             }
             game_.result = result;
-            entries_.push_back(PdnEntry<V>{number(), std::move(game_), {}});
+            entries_.push_back(PdnEntry<V>{number(), std::move(game_), {}, {}, std::move(warnings_)});
             reset();
         } catch (const Failure& f) {
             fail_game(f, false, false);
         }
     }
 
+    // The game ends with an error. What was read of it is kept: its tags and
+    // the moves before the one that failed (not a capture its text left open).
     void fail_game(const Failure& f, bool skip_rest, bool syntax) {
+        if (!pending_.empty()) game_.plies.pop_back();
+        game_.result = "*";
         PdnError e{number(),
                    lexer_.line_of(f.offset, first_line_),
                    lexer_.column_of(f.offset),
@@ -319,9 +366,9 @@ private:
                    f.move_number,
                    f.side,
                    f.reason,
-                   std::move(game_.tags),
+                   game_.tags,
                    !syntax};
-        entries_.push_back(PdnEntry<V>{number(), std::nullopt, std::move(e)});
+        entries_.push_back(PdnEntry<V>{number(), std::nullopt, std::move(e), std::move(game_), std::move(warnings_)});
         reset();
         skipping_ = skip_rest;
         skipped_movetext_ = false;
@@ -330,6 +377,8 @@ private:
     void reset() {
         game_ = PdnGame<V>{};
         tag_offsets_.clear();
+        warnings_.clear();
+        warning_keys_.clear();
         pending_.clear();
         open_ = in_movetext_ = false;
         move_number_ = 1;
@@ -352,6 +401,8 @@ private:
     int move_number_ = 1;
     std::vector<Move> pending_;  // the captures the last move's text leaves open
     Failure pending_failure_{};  // where that move was written
+    std::vector<PdnWarning> warnings_;
+    std::vector<std::string> warning_keys_;  // of each warning: the kind, counted as one
 };
 
 // ---------------------------------------------------------------------------
@@ -472,6 +523,11 @@ std::string PdnError::message() const {
     if (!move.empty())
         where += ", move " + std::to_string(move_number) + (side == White ? " (white) " : " (black) ") + quoted(move);
     return where + ": " + reason;
+}
+
+std::string PdnWarning::message() const {
+    return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what +
+           (count > 1 ? " (" + std::to_string(count) + " times in this game)" : "");
 }
 
 template <class V>

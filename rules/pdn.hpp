@@ -77,12 +77,27 @@ struct PdnError {
     std::string message() const;
 };
 
+// Something the reader skipped or read leniently within a game (a literal
+// "\r" after a tag, a tag line without its '['), where it first occurred.
+struct PdnWarning {
+    int line = 0, column = 0;  // where, in the file (the first time, if several)
+    std::string what;          // what was skipped or how it was read
+    int count = 1;             // how many times in the game
+
+    // "line 2, column 12: a literal '\r' (a backslash and 'r') is read as a space (8 times in this game)".
+    std::string message() const;
+};
+
 // One game of a file as read: the game, or why it could not be.
 template <class V>
 struct PdnEntry {
     int number = 0;  // the game's number in the file, from 1
     std::optional<PdnGame<V>> game;
     PdnError error;  // when there is no game
+    // With an error: the game as far as it was read, its tags and the moves
+    // before the one that failed (result "*"). Empty for an error between games.
+    PdnGame<V> partial;
+    std::vector<PdnWarning> warnings;  // of this game, read or not
 };
 
 struct PdnReadOptions {
@@ -90,18 +105,23 @@ struct PdnReadOptions {
 };
 
 // Reads the games of a stream one at a time, each on its own: a game that
-// cannot be read (bad syntax, an illegal or ambiguous move, a GameType of
-// the other variant) is an entry with an error, and the next game is read
-// as usual. Only one game is held in memory at a time.
+// cannot be read (bad syntax, an illegal, ambiguous or unknown "-" move, a
+// GameType of the other variant) is one entry with one error, the rest of
+// that game is skipped up to its result or the next game's tags, and the
+// next game is read as usual: the reader finds its place again at the next
+// game, never inside one. Only one game is held in memory at a time.
 //
 // Lenient about writing (each case is in README.md): a byte-order mark;
 // Latin-1, CP1251 and CP866 text; line ends "\n", "\r\n" or "\r"; a
-// literal "\r" outside tags; "[Empty]" and "[[Event"; a space after a move's
-// separator ("1- 7", "35x 4"); a result written "-", "½-½" or as a score
-// ("4-6") at the end of a game; a tag section with no moves followed by the
-// next game's (after an empty line, or starting again from its first tag);
-// "a3b4" with no separator; a capture named by the squares it stops on or
-// passes, or settled by the next move.
+// literal "\r", "\n" or "\t" outside tags; "[Empty]" and "[[Event"; a tag
+// line without its '[' or its ']'; a stray ']', '"', '\\', '}' or ')'
+// between the tags of a game; a space after a move's separator ("1- 7",
+// "35x 4"); a result written "-", "½-½" or as a score ("4-6") at the end of
+// a game; a tag section with no moves followed by the next game's (after an
+// empty line, or starting again from its first tag); "a3b4" with no
+// separator; a capture named by the squares it stops on or passes, or
+// settled by the next move. What was skipped or read leniently is in the
+// entry's warnings; none of it splits a game or costs one.
 // Strict about the rules: every move must be legal in V.
 template <class V>
 class PdnReader {

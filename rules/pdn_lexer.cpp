@@ -20,16 +20,57 @@ std::optional<int> parse_bounded(std::string_view digits, int max) {
     return value;
 }
 
+std::size_t literal_escape_at(std::string_view s) {
+    return s.size() >= 2 && s[0] == '\\' && std::string_view("rnt").find(s[1]) != std::string_view::npos ? 2 : 0;
+}
+
 namespace {
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_line_space(char c) { return is_space(c) && c != '\n'; }
 bool is_move_separator(char c) { return c == '-' || c == 'x' || c == 'X' || c == ':'; }
 
 bool ends_word(char c) { return is_space(c) || std::string_view("{}()[];$!?\".\\").find(c) != std::string_view::npos; }
 
+// Whether `s` holds nothing up to its first line end but spaces and
+// literal escapes.
+bool blank_to_line_end(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size() && s[i] != '\n') {
+        if (const std::size_t n = literal_escape_at(s.substr(i))) {
+            i += n;
+        } else if (is_line_space(s[i])) {
+            ++i;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
+
+bool is_bracketless_tag(std::string_view s) {
+    if (s.empty() || !is_letter(s[0])) return false;
+    std::size_t i = 0;
+    while (i < s.size() && is_tag_name_char(s[i])) ++i;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    if (i == s.size() || s[i] != '"') return false;
+    for (++i;; ++i) {
+        if (i >= s.size() || s[i] == '\n') return false;
+        if (s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == '"' || s[i + 1] == '\\')) {
+            ++i;
+            continue;
+        }
+        if (s[i] == '"') break;
+    }
+    ++i;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    if (i < s.size() && s[i] == ']') ++i;
+    return blank_to_line_end(s.substr(i));
+}
 
 int Lexer::line_of(std::size_t offset, int first_line) const {
     const auto end = text_.begin() + std::ptrdiff_t(std::min(offset, text_.size()));
@@ -53,14 +94,17 @@ bool Lexer::nbsp_at(std::size_t at) const {
 }
 
 // Whitespace, no-break spaces, and the literal "\r" "\n" "\t" some
-// exports leave in the text.
+// exports leave in the text (noted: they are junk, if harmless).
 bool Lexer::skip_space() {
     int newlines = 0;
     bool blank = false;
     while (pos_ < text_.size()) {
         const char c = text_[pos_];
-        if (c == '\\' && pos_ + 1 < text_.size() &&
-            std::string_view("rnt").find(text_[pos_ + 1]) != std::string_view::npos) {
+        if (literal_escape_at(text_.substr(pos_))) {
+            const std::string escape(text_.substr(pos_, 2));
+            notes_.push_back(
+                LexNote{pos_, "literal " + escape,
+                        "a literal " + quoted(escape) + " (a backslash and '" + escape[1] + "') is read as a space"});
             pos_ += 2;
         } else if (nbsp_at(pos_)) {
             pos_ += 2;
@@ -95,9 +139,9 @@ Token Lexer::next() {
             } else if (c == '.') {
                 while (pos_ < text_.size() && text_[pos_] == '.') ++pos_;  // "1. ... 18-23"
                 continue;
-            } else if (c == '[') {
+            } else if (c == '[' || (is_letter(c) && at_line_start() && is_bracketless_tag(text_.substr(pos_)))) {
                 try {
-                    t = read_tag();
+                    t = read_tag(c == '[');
                 } catch (SyntaxError& e) {
                     e.in_tag = true;
                     throw;
@@ -108,8 +152,10 @@ Token Lexer::next() {
             } else if (c == '!' || c == '?') {
                 t = read_annotation();
             } else if (c == ')' || c == ']' || c == '}' || c == '"' || c == '\\') {
-                fail(pos_,
-                     std::string("unexpected '") + c + "'" + (c == ')' ? ": no '(' opened a variation before it" : ""));
+                throw SyntaxError{
+                    pos_,
+                    std::string("unexpected '") + c + "'" + (c == ')' ? ": no '(' opened a variation before it" : ""),
+                    false, c};
             } else {
                 t = read_number_or_word();
             }
@@ -160,10 +206,21 @@ void Lexer::skip_variation() {
     fail(start, "unterminated variation: no ')' closes this '('");
 }
 
+bool Lexer::at_line_start() const {
+    std::size_t at = pos_;
+    while (at > 0 && is_line_space(text_[at - 1])) --at;
+    return at == 0 || text_[at - 1] == '\n';
+}
+
 // A tag; an End token for a tag with a name and no value ("[Empty]").
-Token Lexer::read_tag() {
-    const std::size_t start = pos_++;
-    while (pos_ < text_.size() && (is_space(text_[pos_]) || text_[pos_] == '[')) ++pos_;  // "[[Event"
+// Without its '[' (or its ']' at the end of its line) it is still read, and
+// noted.
+Token Lexer::read_tag(bool bracketed) {
+    const std::size_t start = pos_;
+    if (bracketed) {
+        ++pos_;
+        while (pos_ < text_.size() && (is_space(text_[pos_]) || text_[pos_] == '[')) ++pos_;  // "[[Event"
+    }
     const std::size_t name_start = pos_;
     while (pos_ < text_.size() && is_tag_name_char(text_[pos_])) ++pos_;
     const std::string name(text_.substr(name_start, pos_ - name_start));
@@ -188,9 +245,19 @@ Token Lexer::read_tag() {
         }
         value += c;
     }
-    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
-    if (pos_ == text_.size() || text_[pos_] != ']') fail(pos_, "expected ']' to close tag " + quoted(name));
-    ++pos_;
+    std::size_t close = pos_;
+    while (close < text_.size() && is_space(text_[close])) ++close;
+    const bool closed = close < text_.size() && text_[close] == ']';
+    if (!closed && !blank_to_line_end(text_.substr(pos_))) fail(close, "expected ']' to close tag " + quoted(name));
+    if (closed) pos_ = close + 1;
+    if (!bracketed || !closed)
+        notes_.push_back(LexNote{start,
+                                 {},
+                                 "tag " + quoted(name) + " has no " +
+                                     (bracketed ? "']' after it"
+                                      : closed  ? "'[' before it"
+                                                : "'[' nor ']'") +
+                                     "; read as a tag"});
     return Token{TokenKind::Tag, start, name, std::move(value), 0, false};
 }
 

@@ -3,6 +3,8 @@
 
 #include <array>
 
+#include "rules/pdn_lexer.hpp"
+
 namespace dtb::pdn {
 
 namespace {
@@ -12,13 +14,34 @@ constexpr std::array<std::string_view, 8> kResults{"1-0", "0-1", "1/2-1/2", "2-0
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
 
+// Without the spaces, and the literal "\r" "\n" "\t" that some exports
+// leave at the ends of lines (the lexer reads them as spaces).
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
-    return s;
+    for (;;) {
+        if (!s.empty() && is_blank(s.front())) {
+            s.remove_prefix(1);
+        } else if (!s.empty() && is_blank(s.back())) {
+            s.remove_suffix(1);
+        } else if (literal_escape_at(s)) {
+            s.remove_prefix(2);
+        } else if (s.size() >= 2 && literal_escape_at(s.substr(s.size() - 2))) {
+            s.remove_suffix(2);
+        } else {
+            return s;
+        }
+    }
 }
 
-bool starts_tag(std::string_view line) { return !trim(line).empty() && trim(line).front() == '['; }
+// A tag line, or one that lost its '[' (`Event "X"]`), which the lexer
+// reads as a tag too.
+bool starts_tag(std::string_view line) {
+    line = trim(line);
+    return !line.empty() && (line.front() == '[' || is_bracketless_tag(line));
+}
+
+// A closing character that belongs to nothing when no comment or variation
+// is open: junk, which the reader skips between tags, and no movetext.
+bool is_junk(char c) { return c == ']' || c == ')' || c == '}' || c == '"' || c == '\\'; }
 
 // `[Name "value"]` and nothing else on the line.
 bool is_whole_tag_line(std::string_view line) {
@@ -65,6 +88,7 @@ bool Source::read_line(std::string& line) {
 }
 
 bool Source::scan(const std::string& line) {
+    if (!in_comment_ && variation_depth_ == 0 && is_bracketless_tag(trim(line))) return false;
     bool movetext = false;
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
@@ -83,7 +107,9 @@ bool Source::scan(const std::string& line) {
             bool quoted = false;
             for (++i; i < line.size() && (quoted || line[i] != ']'); ++i)
                 if (line[i] == '"' && line[i - 1] != '\\') quoted = !quoted;
-        } else if (!is_blank(c) && variation_depth_ == 0) {
+        } else if (variation_depth_ == 0 && literal_escape_at(std::string_view(line).substr(i))) {
+            ++i;
+        } else if (!is_blank(c) && !is_junk(c) && variation_depth_ == 0) {
             movetext = true;
         }
     }

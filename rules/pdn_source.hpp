@@ -4,6 +4,8 @@
 //
 // A stretch ends before a tag line that follows movetext, and after a line
 // whose last word is a result. Lines end at "\n", "\r\n" or a lone "\r".
+// Junk is no movetext (a literal "\r" after a tag, a stray ']'), and a tag
+// line that lost its '[' is a tag line, so that neither splits a game.
 // Comments and variations are followed across lines, so that a '[' or a
 // result inside them cuts nothing; but a line that is a whole tag ends an
 // unclosed comment's stretch, so that one missing '}' costs one game.

@@ -116,6 +116,7 @@ TEST(PdnFiles, BadGamesAmongGoodOnesAreReportedOneByOne) {
     EXPECT_CONTAINS(illegal.reason, "illegal move 'a1-b2'");
     EXPECT_EQ(illegal.tags, (std::vector<PdnTag>{{"Event", "Illegal move"}, {"Round", "2"}}));
     EXPECT_CONTAINS(illegal.message(), "line 6, column 19: game 2, move 2 (white) 'a1-b2': illegal move");
+    EXPECT_EQ(move_texts(e[1].partial), (std::vector<std::string>{"c3-d4", "f6-g5"}));
 
     EXPECT_EQ(e[2].error.line, 9);
     EXPECT_CONTAINS(e[2].error.message(), "unterminated comment");
@@ -138,6 +139,7 @@ TEST(PdnFiles, CapturesSettledByStopsThenByTheNextMove) {
     ASSERT_FALSE(e[3].game);
     EXPECT_CONTAINS(e[3].error.message(), "game 4, move 1 (white) 'd8:g1': ambiguous move 'd8:g1'");
     EXPECT_CONTAINS(e[3].error.reason, "it could be d8:f6:d4:g1, d8:g5:e3:g1");
+    EXPECT_TRUE(e[3].partial.plies.empty());  // the capture left open is not kept
     ASSERT_FALSE(e[4].game);
     EXPECT_CONTAINS(e[4].error.reason, "the next move 'd2-c1' is legal after more than one");
 
@@ -166,6 +168,145 @@ TEST(PdnFiles, OtherRulesAreRejectedGameByGameWithTheMoveNamed) {
     EXPECT_EQ(i[0].error.move, "36x27");  // the majority rule: 32x14 takes two
     EXPECT_CONTAINS(i[0].error.reason, "legal moves: 32:14");
     ASSERT_TRUE(i[1].game);
+}
+
+// Tournament exports whose tag lines end in a literal "\r" (a backslash
+// and an r, then the real line end): each game keeps all its tags.
+TEST(PdnResync, LiteralCarriageReturnsAfterTagsKeepTheTagsWithTheirGame) {
+    const auto e = read_file<International>("international_literal_cr_tags.pdn");
+    ASSERT_EQ(e.size(), 3u);
+    for (const auto& entry : e) {
+        ASSERT_TRUE(entry.game) << entry.error.message();
+        EXPECT_EQ(entry.game->tags.size(), 8u);
+        EXPECT_EQ(entry.game->tag("Event"), "Open Nederlands Kampioenschap");
+        EXPECT_EQ(entry.game->tag("GameType"), "20");
+        EXPECT_FALSE(entry.game->plies.empty());
+    }
+    EXPECT_EQ(e[0].game->tag("White"), "Jansen, P.");
+    EXPECT_EQ(e[1].game->tag("Round"), "2");
+    EXPECT_EQ(e[2].game->tag("Black"), "Jansen, P.");
+    EXPECT_EQ(move_texts(*e[0].game),
+              (std::vector<std::string>{"32-28", "18-23", "37-32", "23-29", "34:23", "17-22", "28:17", "19:26"}));
+    EXPECT_EQ(e[1].game->plies.size(), 8u);
+    EXPECT_EQ(e[1].game->result, "2-0");
+    EXPECT_EQ(e[2].game->plies.size(), 4u);
+    EXPECT_EQ(e[2].number, 3);
+    // The escapes are skipped with one warning per game, where the first is.
+    ASSERT_EQ(e[1].warnings.size(), 1u);
+    EXPECT_EQ(e[1].warnings[0].line, 11);
+    EXPECT_EQ(e[1].warnings[0].column, 40);
+    EXPECT_EQ(e[1].warnings[0].count, 8);
+    EXPECT_EQ(e[1].warnings[0].message(),
+              "line 11, column 40: a literal '\\r' (a backslash and 'r') is read as a space (8 times in this game)");
+}
+
+// Moves written "-" (not recorded): one error for the game, at the first
+// of them, and the next game is read as usual.
+TEST(PdnResync, AnUnknownMoveCostsItsGameOnceAndOnlyItsGame) {
+    const auto e = read_file<International>("international_unknown_moves.pdn");
+    ASSERT_EQ(e.size(), 4u);
+    ASSERT_TRUE(e[0].game) << e[0].error.message();
+    ASSERT_FALSE(e[1].game);
+    ASSERT_FALSE(e[2].game);
+    ASSERT_TRUE(e[3].game) << e[3].error.message();
+
+    const PdnError& black_unknown = e[1].error;
+    EXPECT_EQ(black_unknown.game, 2);
+    EXPECT_EQ(black_unknown.line, 13);
+    EXPECT_EQ(black_unknown.column, 10);
+    EXPECT_EQ(black_unknown.move, "-");
+    EXPECT_EQ(black_unknown.move_number, 1);
+    EXPECT_EQ(black_unknown.side, Black);
+    EXPECT_EQ(black_unknown.tags.size(), 5u);
+    EXPECT_EQ(black_unknown.tags[1], (PdnTag{"Round", "2"}));
+    EXPECT_CONTAINS(black_unknown.message(), "line 13, column 10: game 2, move 1 (black) '-': ");
+    EXPECT_CONTAINS(black_unknown.reason, "no move");
+    // What was read of the game is kept: its tags, and the moves before.
+    EXPECT_EQ(e[1].partial.tags, black_unknown.tags);
+    EXPECT_EQ(move_texts(e[1].partial), (std::vector<std::string>{"32-28"}));
+    EXPECT_EQ(e[1].partial.result, "*");
+
+    const PdnError& all_unknown = e[2].error;
+    EXPECT_EQ(all_unknown.game, 3);
+    EXPECT_EQ(all_unknown.line, 21);
+    EXPECT_EQ(all_unknown.column, 4);
+    EXPECT_EQ(all_unknown.move, "-");
+    EXPECT_EQ(all_unknown.side, White);
+    EXPECT_EQ(all_unknown.tags[1], (PdnTag{"Round", "3"}));
+    EXPECT_TRUE(e[2].partial.plies.empty());
+    for (const auto& entry : e) EXPECT_TRUE(entry.warnings.empty());
+
+    EXPECT_EQ(e[3].number, 4);
+    EXPECT_EQ(e[3].game->tag("Round"), "4");
+    EXPECT_EQ(move_texts(*e[3].game), (std::vector<std::string>{"32-28", "19-23", "28:19", "14:23"}));
+    EXPECT_EQ(e[3].game->result, "1-1");
+}
+
+// A tag line without its '[' (or its ']') is read as a tag: the game is
+// not split, and its tags stay with its moves.
+TEST(PdnResync, ATagLineWithoutItsBracketIsReadAsATag) {
+    const auto e = read_file<Russian>("russian_tag_missing_bracket.pdn");
+    ASSERT_EQ(e.size(), 4u);
+    for (const auto& entry : e) {
+        ASSERT_TRUE(entry.game) << entry.error.message();
+        EXPECT_EQ(move_texts(*entry.game), (std::vector<std::string>{"c3-d4", "f6-g5", "g3-f4"}));
+        EXPECT_EQ(entry.game->tag("Event"), "Кубок Москвы");
+    }
+    EXPECT_EQ(e[1].game->tags.size(), 4u);
+    EXPECT_EQ(e[1].game->tags.front(), (PdnTag{"Event", "Кубок Москвы"}));
+    EXPECT_EQ(e[1].game->tag("White"), "Петров П.");
+    EXPECT_EQ(e[1].game->result, "0-1");
+    EXPECT_EQ(e[2].game->tag("White"), "Сидоров С.");
+    EXPECT_EQ(e[2].game->tag("Round"), "3");
+    EXPECT_EQ(e[3].game->tag("Black"), "Сидоров С.");
+    EXPECT_EQ(e[3].game->tag("Round"), "4");
+    EXPECT_EQ(e[3].number, 4);
+    // Each is read with a warning that names the tag and where it is.
+    EXPECT_TRUE(e[0].warnings.empty());
+    ASSERT_EQ(e[1].warnings.size(), 1u);
+    EXPECT_EQ(e[1].warnings[0].message(), "line 6, column 1: tag 'Event' has no '[' before it; read as a tag");
+    ASSERT_EQ(e[2].warnings.size(), 1u);
+    EXPECT_EQ(e[2].warnings[0].message(), "line 13, column 1: tag 'White' has no '[' before it; read as a tag");
+    ASSERT_EQ(e[3].warnings.size(), 1u);
+    EXPECT_EQ(e[3].warnings[0].message(), "line 20, column 1: tag 'Black' has no ']' after it; read as a tag");
+}
+
+TEST(PdnResync, JunkBetweenTagsIsSkippedWithAWarning) {
+    const auto e = read_text<Russian>("[Event \"x\"]]\n\\\n[White \"a\"] \"\n1. ed4 *\n[Event \"y\"]\n1. ed4 *");
+    ASSERT_EQ(e.size(), 2u);
+    ASSERT_TRUE(e[0].game) << e[0].error.message();
+    EXPECT_EQ(e[0].game->tags, (std::vector<PdnTag>{{"Event", "x"}, {"White", "a"}}));
+    EXPECT_EQ(e[0].game->plies.size(), 1u);
+    ASSERT_EQ(e[0].warnings.size(), 3u);
+    EXPECT_EQ(e[0].warnings[0].message(), "line 1, column 12: a stray ']' between tags is skipped");
+    EXPECT_EQ(e[0].warnings[1].message(), "line 2, column 1: a stray '\\' between tags is skipped");
+    EXPECT_EQ(e[0].warnings[2].message(), "line 3, column 13: a stray '\"' between tags is skipped");
+    ASSERT_TRUE(e[1].game);
+    EXPECT_TRUE(e[1].warnings.empty());
+}
+
+TEST(PdnResync, JunkAmongTheMovesIsStillAnErrorOfItsGameAlone) {
+    const auto e = read_text<Russian>("[Event \"x\"]\n1. ed4 ] f6-g5 2. - *\n[Event \"y\"]\n1. ed4 *");
+    ASSERT_EQ(e.size(), 2u);
+    ASSERT_FALSE(e[0].game);
+    EXPECT_EQ(e[0].error.message(), "line 2, column 8: unexpected ']'");
+    EXPECT_EQ(e[0].error.tags, (std::vector<PdnTag>{{"Event", "x"}}));
+    EXPECT_EQ(e[0].partial.plies.size(), 1u);
+    ASSERT_TRUE(e[1].game) << e[1].error.message();
+    EXPECT_EQ(e[1].game->tag("Event"), "y");
+}
+
+// A game with no result ends at the next game's tags, one without its '['
+// too; an unknown move at the end of a game is still its result.
+TEST(PdnResync, ATagLineWithoutItsBracketStartsTheNextGame) {
+    const auto e = read_text<Russian>("[Event \"a\"]\n1. ed4 ba5\nEvent \"b\"]\n1. ed4 -\n\n1. cd4 -");
+    ASSERT_EQ(e.size(), 3u);
+    for (const auto& entry : e) ASSERT_TRUE(entry.game) << entry.error.message();
+    EXPECT_EQ(e[0].game->plies.size(), 2u);
+    EXPECT_EQ(e[1].game->tag("Event"), "b");
+    EXPECT_EQ(e[1].game->plies.size(), 1u);
+    EXPECT_EQ(e[1].game->result, "*");
+    EXPECT_EQ(e[2].game->plies.size(), 1u);
 }
 
 TEST(PdnLenient, LiteralEscapesAndStrayCarriageReturns) {
