@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Fuzzes the text parsers and the table reader: builds the libFuzzer targets
+# Fuzzes the text parsers, the server's request reader and the table reader: builds the libFuzzer targets
 # of tests/fuzz with clang (in build-fuzz/) and runs each for the given
 # number of seconds (default 60), then reports executions and what was
 # found. The table target also needs valid tables up to 3 pieces, which the
 # script generates into build-fuzz/fuzz-tables with that build's dtb.
 #
-#   scripts/fuzz.sh [seconds] [target...]     (targets: fen move pdn table; default all)
+#   scripts/fuzz.sh [seconds] [target...]     (targets: fen move pdn query table; default all)
 #
 # New interesting inputs go to build-fuzz/fuzz-corpus/<target>/ (the seeds
 # in tests/fuzz/corpus/ stay as they are: copy an input there by hand to
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fen move pdn table)
+[ ${#targets[@]} -gt 0 ] || targets=(fen move pdn query table)
 jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDTB_FUZZ=ON -DDTB_TESTS=ON -DDTB_WERROR=ON >/dev/null
