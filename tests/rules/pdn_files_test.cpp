@@ -34,6 +34,14 @@ std::vector<PdnEntry<V>> read_text(const std::string& text) {
 
 using test::move_texts;
 
+// The moves of a game as the record wrote them.
+template <class V>
+std::vector<std::string> written_moves(const PdnGame<V>& game) {
+    std::vector<std::string> texts;
+    for (const auto& ply : game.plies) texts.push_back(ply.text);
+    return texts;
+}
+
 // The game of Russian rule 2.1.6.2.
 const std::vector<std::string> kSeedGame{"e3-d4", "d6-c5", "f2-e3", "f6-g5", "c3-b4",
                                          "g5-h4", "b4:d6", "h4:f2", "e1:g3", "c7:h4"};
@@ -185,8 +193,8 @@ TEST(PdnResync, LiteralCarriageReturnsAfterTagsKeepTheTagsWithTheirGame) {
     EXPECT_EQ(e[0].game->tag("White"), "Jansen, P.");
     EXPECT_EQ(e[1].game->tag("Round"), "2");
     EXPECT_EQ(e[2].game->tag("Black"), "Jansen, P.");
-    EXPECT_EQ(move_texts(*e[0].game),
-              (std::vector<std::string>{"32-28", "18-23", "37-32", "23-29", "34:23", "17-22", "28:17", "19:26"}));
+    EXPECT_EQ(written_moves(*e[0].game),
+              (std::vector<std::string>{"32-28", "18-23", "37-32", "23-29", "34x23", "17-22", "28x17", "19x26"}));
     EXPECT_EQ(e[1].game->plies.size(), 8u);
     EXPECT_EQ(e[1].game->result, "2-0");
     EXPECT_EQ(e[2].game->plies.size(), 4u);
@@ -223,7 +231,7 @@ TEST(PdnResync, AnUnknownMoveCostsItsGameOnceAndOnlyItsGame) {
     EXPECT_CONTAINS(black_unknown.reason, "no move");
     // What was read of the game is kept: its tags, and the moves before.
     EXPECT_EQ(e[1].partial.tags, black_unknown.tags);
-    EXPECT_EQ(move_texts(e[1].partial), (std::vector<std::string>{"32-28"}));
+    EXPECT_EQ(written_moves(e[1].partial), (std::vector<std::string>{"32-28"}));
     EXPECT_EQ(e[1].partial.result, "*");
 
     const PdnError& all_unknown = e[2].error;
@@ -238,7 +246,7 @@ TEST(PdnResync, AnUnknownMoveCostsItsGameOnceAndOnlyItsGame) {
 
     EXPECT_EQ(e[3].number, 4);
     EXPECT_EQ(e[3].game->tag("Round"), "4");
-    EXPECT_EQ(move_texts(*e[3].game), (std::vector<std::string>{"32-28", "19-23", "28:19", "14:23"}));
+    EXPECT_EQ(written_moves(*e[3].game), (std::vector<std::string>{"32-28", "19-23", "28x19", "14x23"}));
     EXPECT_EQ(e[3].game->result, "1-1");
 }
 
