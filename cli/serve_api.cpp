@@ -9,6 +9,7 @@
 #include "cli/position_query.hpp"
 #include "probe/convert.hpp"
 #include "rules/notation.hpp"
+#include "tables/table_names.hpp"
 
 namespace dtb::serve {
 
@@ -19,18 +20,48 @@ struct Refused {
     Reply reply;
 };
 
+// The name of the table file a probe's message names ("russian-KKvK.wdl"),
+// if it names one.
+std::optional<std::string> table_named_in(const std::string& message) {
+    std::size_t start = 0;
+    while (start < message.size()) {
+        const std::size_t end = std::min(message.find(' ', start), message.size());
+        std::string word = message.substr(start, end - start);
+        while (!word.empty() && std::string_view("();,:").find(word.back()) != std::string_view::npos) word.pop_back();
+        if (parse_table_file_name(word)) return word;
+        start = end + 1;
+    }
+    return std::nullopt;
+}
+
+// What a client is told of a table the directories lack: the table, never
+// the directories looked in (the probe's own message names them, for the
+// one who runs the program, not for every client).
+std::string missing_message(const dtb_tablebase* tb, const QueryError& e) {
+    const auto file = table_named_in(e.message);
+    if (!file) return "a table this position needs is missing from the server's tables";
+    if (e.status == DTB_TOO_MANY_PIECES) {
+        const TableName name = *parse_table_file_name(*file);
+        return "a position with " + std::to_string(name.signature.total()) + " pieces: the largest " +
+               std::string(variant_name(name.variant)) + " table here has " +
+               std::to_string(dtb_max_pieces(tb, probe::c_variant(name.variant))) + "; no " + *file;
+    }
+    return "missing table " + *file;
+}
+
 // The HTTP status for a query that failed: the request's fault (400), a
 // table the directories lack (404), or the tables' own failure (500).
-Reply query_failed(const QueryError& e) {
+Reply query_failed(const dtb_tablebase* tb, const QueryError& e) {
     if (e.bad_input()) return error_reply(400, e.message);
-    if (e.status == DTB_MISSING_TABLE || e.status == DTB_TOO_MANY_PIECES) return error_reply(404, e.message);
+    if (e.status == DTB_MISSING_TABLE || e.status == DTB_TOO_MANY_PIECES)
+        return error_reply(404, missing_message(tb, e));
     return error_reply(500,
                        std::string("the tables could not answer (") + dtb_status_name(e.status) + "): " + e.message);
 }
 
 template <class T>
-T take(Answer<T>&& a) {
-    if (auto* e = std::get_if<QueryError>(&a)) throw Refused{query_failed(*e)};
+T take(const dtb_tablebase* tb, Answer<T>&& a) {
+    if (auto* e = std::get_if<QueryError>(&a)) throw Refused{query_failed(tb, *e)};
     return std::get<T>(std::move(a));
 }
 
@@ -57,14 +88,14 @@ std::optional<std::string> param(const QueryParams& params, const std::string& n
     return it->second;
 }
 
-dtb_position fen_param(const QueryParams& params, int variant) {
+dtb_position fen_param(const dtb_tablebase* tb, const QueryParams& params, int variant) {
     const auto fen = param(params, "fen");
     if (!fen || fen->empty())
         throw Refused{error_reply(400, "missing parameter 'fen': the position in PDN FEN, like W:WKa1,c3:BKh8")};
     if (fen->size() > kMaxFenBytes)
         throw Refused{error_reply(400, "parameter 'fen' is " + std::to_string(fen->size()) +
                                            " characters long: a FEN takes at most " + std::to_string(kMaxFenBytes))};
-    return take(position_from_fen(variant, *fen));
+    return take(tb, position_from_fen(variant, *fen));
 }
 
 // A count of moves: digits only, 0 to kMaxMovesPlayed.
@@ -82,21 +113,21 @@ std::optional<int> count_param(const QueryParams& params, const std::string& nam
 
 Reply position_reply(dtb_tablebase* tb, const std::string&, int variant, const QueryParams& params) {
     check_params(params, {"fen"});
-    const dtb_position pos = fen_param(params, variant);
-    const ProbeReport report = take(probe_report(tb, pos));
-    return {200, position_json(report, take(probe_moves(tb, pos)))};
+    const dtb_position pos = fen_param(tb, params, variant);
+    const ProbeReport report = take(tb, probe_report(tb, pos));
+    return {200, position_json(report, take(tb, probe_moves(tb, pos)))};
 }
 
 Reply line_reply(dtb_tablebase* tb, const std::string&, int variant, const QueryParams& params) {
     check_params(params, {"fen"});
-    const dtb_position pos = fen_param(params, variant);
-    const ProbeReport report = take(probe_report(tb, pos));
-    return {200, line_json(report, take(probe_line(tb, pos, report.value)))};
+    const dtb_position pos = fen_param(tb, params, variant);
+    const ProbeReport report = take(tb, probe_report(tb, pos));
+    return {200, line_json(report, take(tb, probe_line(tb, pos, report.value)))};
 }
 
 Reply adjudicate_reply(dtb_tablebase* tb, const std::string& name, int variant, const QueryParams& params) {
     check_params(params, {"fen", "moves_played", "king_moves", "conversion_moves"});
-    const dtb_position pos = fen_param(params, variant);
+    const dtb_position pos = fen_param(tb, params, variant);
     const auto moves = count_param(params, "moves_played");
     if (!moves)
         throw Refused{error_reply(400,
@@ -104,10 +135,10 @@ Reply adjudicate_reply(dtb_tablebase* tb, const std::string& name, int variant, 
                                   "since the count started")};
     const MovesPlayed played{*moves, count_param(params, "king_moves").value_or(*moves),
                              count_param(params, "conversion_moves").value_or(*moves)};
-    const dtb_adjudication a = take(adjudicate(tb, pos, played));
+    const dtb_adjudication a = take(tb, adjudicate(tb, pos, played));
     Json j = adjudicate_json(name, pos, played, a);
     // As dtb adjudicate --json: with the .dtc tables, best play under these counts.
-    if (a.basis == DTB_BASIS_DTC) j["line_to_conversion"] = take(rule_line(tb, pos, played));
+    if (a.basis == DTB_BASIS_DTC) j["line_to_conversion"] = take(tb, rule_line(tb, pos, played));
     return {200, j};
 }
 

@@ -7,8 +7,9 @@
 //
 // Statuses: 200; 400 for bad input (the error names the parameter and what
 // is wrong with it); 404 for a position whose table is missing (the error
-// names it) and for an unknown path; 500 only when the tables themselves
-// fail (a damaged file), never for what a request says.
+// names the table, never where the server looked for it) and for an unknown
+// path; 500 only when the tables themselves fail (a damaged file), never
+// for what a request says.
 #pragma once
 
 #include <map>
