@@ -7,6 +7,7 @@
 
 #include "cli/position_json.hpp"
 #include "cli/position_query.hpp"
+#include "cli/table_stats.hpp"
 #include "probe/convert.hpp"
 #include "rules/notation.hpp"
 #include "tables/table_names.hpp"
@@ -142,9 +143,79 @@ Reply adjudicate_reply(dtb_tablebase* tb, const std::string& name, int variant, 
     return {200, j};
 }
 
+static_assert(kMaxStatsPositions == 5'000'000, "the table endpoint's summary in kEndpoints states the limit");
+
+// The tables' statistics: scanned once per material for the life of the
+// server (table_stats.hpp bounds and serialises the scans).
+TableStatsCache& stats_cache() {
+    static TableStatsCache cache;
+    return cache;
+}
+
+Json distance_json(int plies) { return plies < 0 ? Json(nullptr) : Json(plies); }
+
+Json table_json(const TableStats& stats) {
+    Json tables = Json::array();
+    std::uint64_t positions = 0;
+    for (const SideToMoveStats& t : stats.tables) {
+        positions += t.positions;
+        tables.push_back(Json{{"material", t.material.name()},
+                              {"positions", t.positions},
+                              {"wins", t.wins},
+                              {"draws", t.draws},
+                              {"losses", t.losses},
+                              {"longest_win", distance_json(t.longest_win)},
+                              {"longest_loss", distance_json(t.longest_loss)},
+                              {"longest_win_fens", t.longest_win_fens},
+                              {"longest_loss_fens", t.longest_loss_fens}});
+    }
+    return Json{{"variant", variant_name(stats.variant)},
+                {"material", stats.material.name()},
+                {"pieces", stats.material.total()},
+                {"positions", positions},
+                {"tables", tables}};
+}
+
+// The material asked: ?material=KKKvK, or the material of ?fen=, the side to
+// move first either way.
+MaterialSignature material_param(const dtb_tablebase* tb, const QueryParams& params, int variant) {
+    const auto material = param(params, "material");
+    if (material && params.contains("fen"))
+        throw Refused{error_reply(400, "give either 'fen' or 'material', not both")};
+    if (!material) return material_of(fen_param(tb, params, variant));
+    const auto sig = MaterialSignature::parse(*material);
+    if (!sig)
+        throw Refused{error_reply(400, "parameter 'material' is '" + *material +
+                                           "': a material like KKKvK (the side to move's kings K and men M, "
+                                           "'v', the other side's)")};
+    return *sig;
+}
+
+Reply table_answer(dtb_tablebase* tb, VariantId variant, const MaterialSignature& sig) {
+    if (auto why = impossible_material(variant, sig)) return error_reply(400, *why);
+    const std::string name(variant_name(variant));
+    if (const int most = dtb_max_pieces(tb, probe::c_variant(variant)); sig.total() > most)
+        return error_reply(404, "no table of " + name + " " + sig.name() + ": the largest " + name +
+                                    " table here has " + std::to_string(most) + " pieces");
+    try {
+        return {200, table_json(take(tb, stats_cache().get(tb, variant, sig)))};
+    } catch (const Refused& r) {
+        return r.reply;
+    }
+}
+
+Reply table_reply(dtb_tablebase* tb, const std::string&, int variant, const QueryParams& params) {
+    check_params(params, {"fen", "material"});
+    const MaterialSignature sig = material_param(tb, params, variant);
+    Reply reply = table_answer(tb, *probe::variant_from_c(variant), sig);
+    // A refusal names the material too: the explorer shows its name whatever the answer.
+    if (reply.status != 200) reply.body["material"] = sig.name();
+    return reply;
+}
+
 // The handler of each of kEndpoints, in the same order.
 using Handler = Reply (*)(dtb_tablebase*, const std::string& variant, int code, const QueryParams&);
-constexpr Handler kHandlers[] = {position_reply, line_reply, adjudicate_reply};
+constexpr Handler kHandlers[] = {position_reply, line_reply, adjudicate_reply, table_reply};
 static_assert(std::size(kHandlers) == std::size(kEndpoints), "one handler per endpoint");
 
 // A first position for the explorer's board: a white king in the bottom

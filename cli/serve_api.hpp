@@ -1,15 +1,16 @@
 // The JSON API of dtb serve, apart from HTTP: a request's variant and query
 // parameters in, a status and a JSON body out. serve_command.cpp wires it to
-// the server; tests/serve checks it through HTTP.
+// the server; tests/serve checks it through HTTP (api_test.cpp) and called
+// directly (table_test.cpp).
 //
 //   GET /api/v1                      the variants, their boards and largest tables, the endpoints
 //   GET /api/v1/{variant}...         the endpoints of kEndpoints below
 //
 // Statuses: 200; 400 for bad input (the error names the parameter and what
-// is wrong with it); 404 for a position whose table is missing (the error
-// names the table, never where the server looked for it) and for an unknown
-// path; 500 only when the tables themselves fail (a damaged file), never
-// for what a request says.
+// is wrong with it, a material too large to scan included); 404 for a
+// position whose table is missing (the error names the table, never where
+// the server looked for it) and for an unknown path; 500 only when the
+// tables themselves fail (a damaged file), never for what a request says.
 #pragma once
 
 #include <map>
@@ -50,14 +51,17 @@ inline constexpr Endpoint kEndpoints[] = {
     {"line", "/api/v1/{variant}/line?fen=FEN", "the line to the end, the position after each ply"},
     {"adjudicate", "/api/v1/{variant}/adjudicate?fen=FEN&moves_played=K[&king_moves=L][&conversion_moves=C]",
      "as dtb adjudicate --json"},
+    {"table", "/api/v1/{variant}/table?fen=FEN or ?material=KKKvK",
+     "the material's tables, per side to move: wins, draws, losses, the longest win and loss with example FENs "
+     "(materials of up to 5,000,000 positions)"},
 };
 
 // GET /api/v1: the API's index: each variant with its board and largest
 // tables (the web explorer builds its boards from it), and the endpoints.
 Reply api_index(const dtb_tablebase* tb);
 
-// GET /api/v1/{variant}[/what]: what is "" (the position), "line" or
-// "adjudicate"; variant is the path's text, checked here.
+// GET /api/v1/{variant}[/what]: what is "" (the position), "line",
+// "adjudicate" or "table"; variant is the path's text, checked here.
 Reply api_request(dtb_tablebase* tb, const std::string& variant, const std::string& what, const QueryParams& params);
 
 }  // namespace dtb::serve
