@@ -117,10 +117,14 @@ const state = {
   variant: null, // set from the server's list of variants
   tool: "play",
   selected: null, // in Play: the square whose moves are shown
+  flipped: false, // Black's side at the bottom
   boards: {},
   answer: null, // the API's answer for the position on the board
   line: null, // the line to the end from it
   error: null,
+  unfinished: null, // why the set-up position is not one yet (a hint, not an error)
+  note: null, // a passing remark: a move refused, an address not understood
+  table: null, // the statistics of the material's tables: {key, answer} or {key, error}
 };
 
 function current() {
@@ -128,8 +132,10 @@ function current() {
   return b.history[b.index];
 }
 
+// Each entry: the position (fen), and for a position reached by a move, the
+// move's text and its first and last squares (marked on the board).
 function setHistory(fen) {
-  state.boards[state.variant] = { history: [{ fen, move: null }], index: 0 };
+  state.boards[state.variant] = { history: [{ fen, move: null, from: 0, to: 0 }], index: 0 };
 }
 
 // Every variant starts on its example position.
@@ -154,7 +160,7 @@ async function api(path) {
   } catch {
     body = { error: `the server answered ${res.status} without JSON` };
   }
-  if (!res.ok) throw Object.assign(new Error(body.error || `HTTP ${res.status}`), { status: res.status });
+  if (!res.ok) throw Object.assign(new Error(body.error || `HTTP ${res.status}`), { status: res.status, body });
   return body;
 }
 
@@ -163,11 +169,32 @@ function endpoint(what, params) {
   return `/api/v1/${state.variant}${what ? "/" + what : ""}?${query}`;
 }
 
+// Why the set-up position is not a position yet, or null: while a board is
+// being set up a side may have no piece, which is no error. Positions
+// reached by moves are the tables' to judge (a side that lost its last
+// piece has lost).
+function unfinishedSetUp() {
+  const b = state.boards[state.variant];
+  if (b.index !== 0) return null;
+  const pos = parseFen(state.variant, current().fen);
+  if (!pos) return null; // the server says what is wrong
+  if (pos.pieces.size === 0) return "The board is empty: place pieces of both colours, then pick Play.";
+  for (const side of ["W", "B"])
+    if (!hasPieces(pos, side)) return `${sideName(side)} has no piece yet: place one, then pick Play.`;
+  return null;
+}
+
 // Asks for the position on the board and its line; drops answers to
 // positions that are no longer there.
 async function query() {
   const serial = ++requestSerial;
   const fen = current().fen;
+  queryTable();
+  if (state.unfinished) {
+    document.body.classList.remove("loading");
+    render();
+    return;
+  }
   document.body.classList.add("loading");
   try {
     const [answer, line] = await Promise.all([api(endpoint("", { fen })), api(endpoint("line", { fen }))]);
@@ -176,7 +203,7 @@ async function query() {
     state.line = line;
     // The server writes the FEN its own way: keep that.
     current().fen = answer.fen;
-    history.replaceState(null, "", `#${state.variant}/${answer.fen}`);
+    writeAddress(false);
   } catch (e) {
     if (serial !== requestSerial) return;
     state.error = e;
@@ -184,6 +211,98 @@ async function query() {
     if (serial === requestSerial) document.body.classList.remove("loading");
   }
   render();
+}
+
+// The statistics of the material's tables, asked again only when the
+// material changes (the key: the pieces of each kind, side to move first).
+let tableSerial = 0;
+
+function materialKey() {
+  const pos = parseFen(state.variant, current().fen);
+  if (!pos || state.unfinished) return null;
+  const count = (p) => [...pos.pieces.values()].filter((x) => x === p).length;
+  const [us, them] = pos.side === "W" ? ["w", "b"] : ["b", "w"];
+  return `${state.variant}:${count(us + "k")},${count(us + "m")}v${count(them + "k")},${count(them + "m")}`;
+}
+
+async function queryTable() {
+  const key = materialKey();
+  if (state.table && state.table.key === key) return;
+  const serial = ++tableSerial;
+  state.table = key ? { key, loading: true } : null;
+  if (!key) return;
+  const fen = current().fen;
+  let table;
+  try {
+    table = { key, answer: await api(endpoint("table", { fen })) };
+  } catch (e) {
+    table = { key, error: e };
+  }
+  if (serial !== tableSerial) return;
+  state.table = table;
+  renderTable();
+  renderValue();
+}
+
+// ---------------------------------------------------------------------------
+// The address: #variant/FEN, the position on the board. A move played or a
+// position loaded adds an entry to the browser's history, so that Back
+// steps back; editing the set-up and stepping through the moves already
+// there replace the entry.
+
+function addressOf(variant, fen) {
+  return `#${variant}/${fen}`;
+}
+
+// What the address asks for: null when it asks for nothing, {error} when it
+// cannot be read, else {variant, fen}.
+function readAddress() {
+  const hash = location.hash;
+  if (hash.length <= 1) return null;
+  let text;
+  try {
+    text = decodeURIComponent(hash);
+  } catch {
+    return { error: `The address's position (${hash}) is not readable: a '%' must start an escape like %3A.` };
+  }
+  const m = /^#([a-z]+)\/(.+)$/.exec(text);
+  if (!m) {
+    return { error: `The address (${text}) is not a position: it reads #variant/FEN, like #russian/W:WKa1:BKh8.` };
+  }
+  if (!VARIANTS[m[1]]) return { error: `The address names no variant of this server: ${m[1]}.` };
+  return { variant: m[1], fen: m[2] };
+}
+
+function writeAddress(push) {
+  const url = addressOf(state.variant, current().fen);
+  const entry = { variant: state.variant, index: state.boards[state.variant].index };
+  let shown = null;
+  try {
+    shown = decodeURIComponent(location.hash);
+  } catch {
+    // an unreadable address is replaced
+  }
+  if (push && shown !== url) history.pushState(entry, "", url);
+  else history.replaceState(entry, "", url);
+}
+
+// The address changed under the page: Back or Forward, or a link pasted.
+function followAddress() {
+  const a = readAddress();
+  if (!a) return;
+  if (a.error) return showNote(a.error);
+  if (a.variant === state.variant && a.fen === current().fen) return;
+  state.variant = a.variant;
+  const b = state.boards[a.variant];
+  const entry = history.state;
+  // The entry's own ply if it is still that position, else the first ply
+  // that is; a position not in the history is set up anew.
+  const own = entry && entry.variant === a.variant && b.history[entry.index];
+  let i = own && own.fen === a.fen ? entry.index : -1;
+  if (i < 0) i = b.history.findIndex((h) => h.fen === a.fen);
+  if (i >= 0) b.index = i;
+  else setHistory(a.fen);
+  changed(null);
 }
 
 // ---------------------------------------------------------------------------
@@ -214,15 +333,21 @@ function movesWord(n) {
 // the selected piece.
 let highlight = { from: 0, to: 0, captured: [], targets: [] };
 
+// The board as it is drawn: row r and column c of the screen are the
+// board's own, or both turned half round when it is flipped.
 function renderBoard() {
   const v = VARIANTS[state.variant];
   const board = $("board");
   const pos = parseFen(state.variant, current().fen) || { side: "W", pieces: new Map() };
+  const last = current();
   board.style.setProperty("--size", v.size);
   board.dataset.variant = state.variant;
+  board.classList.toggle("flipped", state.flipped);
   board.replaceChildren();
-  for (let r = 0; r < v.size; r++) {
-    for (let c = 0; c < v.size; c++) {
+  for (let row = 0; row < v.size; row++) {
+    for (let col = 0; col < v.size; col++) {
+      const r = state.flipped ? v.size - 1 - row : row;
+      const c = state.flipped ? v.size - 1 - col : col;
       const n = squareAt(v.size, r, c);
       const sq = el("div", n ? "square dark" : "square light");
       sq.setAttribute("role", "gridcell");
@@ -236,13 +361,15 @@ function renderBoard() {
           piece.dataset.piece = p;
           sq.appendChild(piece);
         }
+        if (n === last.from) sq.classList.add("last-from");
+        if (n === last.to) sq.classList.add("last-to");
         if (n === highlight.from || n === state.selected) sq.classList.add("from");
         if (n === highlight.to) sq.classList.add("to");
         if (highlight.captured.includes(n)) sq.classList.add("captured");
         if (highlight.targets.includes(n)) sq.classList.add("target");
       }
-      if (v.algebraic && c === 0) sq.appendChild(el("span", "rank", String(v.size - r)));
-      if (v.algebraic && r === v.size - 1) sq.appendChild(el("span", "file", String.fromCharCode(97 + c)));
+      if (v.algebraic && col === 0) sq.appendChild(el("span", "rank", String(v.size - r)));
+      if (v.algebraic && row === v.size - 1) sq.appendChild(el("span", "file", String.fromCharCode(97 + c)));
       board.appendChild(sq);
     }
   }
@@ -260,6 +387,15 @@ function renderValue() {
   const side = pos ? sideName(pos.side) : "";
   const other = pos ? sideName(pos.side === "W" ? "B" : "W") : "";
   box.className = "value";
+  delete box.dataset.wdl;
+  delete box.dataset.dtw;
+  renderMaterial();
+  if (state.unfinished) {
+    box.classList.add("unfinished");
+    main.textContent = "Set up a position";
+    detail.textContent = state.unfinished;
+    return;
+  }
   if (state.error) {
     box.classList.add("error");
     main.textContent = state.error.status === 404 ? "Not in the tables" : "Not a position";
@@ -288,6 +424,106 @@ function renderValue() {
     main.textContent = `${side} loses in ${plies(a.dtw)}`;
     detail.textContent = `${other} needs ${movesWord(a.dtw / 2)} with best play; ${side} to move.`;
   }
+}
+
+// The material's name as dtb writes it (side to move first: "KKKvK"), from
+// the server's answer about its tables.
+function renderMaterial() {
+  const t = state.table;
+  const name = t && (t.answer ? t.answer.material : t.error && t.error.body ? t.error.body.material : null);
+  const tag = $("material");
+  tag.textContent = name || "";
+  tag.hidden = !name;
+  tag.title = name ? "the material, the side to move first (K king, M man)" : "";
+}
+
+function count(n) {
+  return n.toLocaleString("en-US");
+}
+
+function percent(n, total) {
+  if (total === 0) return "0%";
+  const p = (100 * n) / total;
+  return p > 0 && p < 0.1 ? "<0.1%" : `${p.toFixed(1)}%`;
+}
+
+// The statistics of the material's tables: for each side to move, its
+// wins, draws and losses, and its longest win and loss with examples to
+// load.
+function renderTable() {
+  const card = $("table-card");
+  const box = $("table");
+  const t = state.table;
+  // No card for a FEN that is no position: the value box says what is wrong.
+  card.hidden = !t || (t.error && !(t.error.body && t.error.body.material));
+  box.replaceChildren();
+  if (card.hidden) return;
+  if (t.loading) {
+    box.appendChild(el("p", "empty", "Counting the positions of this material…"));
+    return;
+  }
+  if (t.error) {
+    box.appendChild(el("p", "empty table-error", t.error.message));
+    return;
+  }
+  const a = t.answer;
+  const tablesWord = a.tables.length === 1 ? "one table" : "two tables";
+  box.appendChild(
+    el("p", "table-summary", `${a.pieces} pieces, ${count(a.positions)} positions in ${tablesWord}.`),
+  );
+  for (const side of a.tables) {
+    const part = el("div", "table-side");
+    part.dataset.material = side.material;
+    part.appendChild(el("h3", null, `${side.material} to move`));
+    const bar = el("div", "wdl-bar");
+    bar.setAttribute("aria-hidden", "true");
+    for (const [k, n] of [["win", side.wins], ["draw", side.draws], ["loss", side.losses]]) {
+      const seg = el("span", k);
+      seg.style.flexGrow = String(n);
+      bar.appendChild(seg);
+    }
+    part.appendChild(bar);
+    const counts = el("dl", "wdl-counts");
+    const kinds = [
+      ["wins", "Wins", side.wins],
+      ["draws", "Draws", side.draws],
+      ["losses", "Losses", side.losses],
+    ];
+    for (const [k, title, n] of kinds) {
+      const item = el("div", k);
+      item.appendChild(el("dt", null, title));
+      const dd = el("dd", null, count(n));
+      dd.dataset.count = n;
+      dd.appendChild(el("span", "share", ` ${percent(n, side.positions)}`));
+      item.appendChild(dd);
+      counts.appendChild(item);
+    }
+    part.appendChild(counts);
+    for (const [k, title, n, fens] of [
+      ["win", "Longest win", side.longest_win, side.longest_win_fens],
+      ["loss", "Longest loss", side.longest_loss, side.longest_loss_fens],
+    ]) {
+      if (n === null) continue;
+      const row = el("p", `longest ${k}`);
+      row.appendChild(el("span", "longest-title", `${title}: ${plies(n)}`));
+      fens.forEach((fen, i) => {
+        const b = el("button", "example", `e.g. ${i + 1}`);
+        b.type = "button";
+        b.dataset.fen = fen;
+        b.title = `load ${fen}`;
+        b.addEventListener("click", () => setUp(fen));
+        row.appendChild(b);
+      });
+      part.appendChild(row);
+    }
+    box.appendChild(part);
+  }
+}
+
+function renderNote() {
+  const note = $("note");
+  note.textContent = state.note || "";
+  note.hidden = !state.note;
 }
 
 function hasPieces(pos, side) {
@@ -363,14 +599,19 @@ function renderLine() {
     const text = !a ? "" : a.wdl === "draw" ? "A draw has no line to the end." : a.dtw === 0 ? "The game is over." : "";
     box.appendChild(el("span", "empty", text));
   }
+  // A move number and its move are one unit, never parted where the line wraps.
   items.forEach((p, i) => {
-    if (white) box.appendChild(el("span", "ply-number", `${number}.`));
-    else if (i === 0) box.appendChild(el("span", "ply-number", `${number}…`));
+    let unit = box;
+    if (white || i === 0) {
+      unit = el("span", "ply-unit");
+      unit.appendChild(el("span", "ply-number", white ? `${number}.` : `${number}…`));
+      box.appendChild(unit);
+    }
     const button = el("button", p.played ? "ply played" : "ply future", p.text);
     button.type = "button";
     if (p.target === b.index) button.classList.add("current");
     button.addEventListener("click", () => goTo(p.target));
-    box.appendChild(button);
+    unit.appendChild(button);
     if (!white) number++;
     white = !white;
   });
@@ -392,6 +633,7 @@ function renderSetup() {
   for (const t of document.querySelectorAll("[role=tab]"))
     t.setAttribute("aria-selected", String(t.dataset.variant === state.variant));
   $("board").classList.toggle("editing", state.tool !== "play");
+  $("flip").setAttribute("aria-pressed", String(state.flipped));
 }
 
 function render() {
@@ -400,6 +642,8 @@ function render() {
   renderValue();
   renderMoves();
   renderLine();
+  renderTable();
+  renderNote();
 }
 
 function showHighlight(m) {
@@ -411,52 +655,76 @@ function showHighlight(m) {
 // ---------------------------------------------------------------------------
 // Actions
 
-function changed() {
+// The position on the board changed: forget the old answers, write the
+// address (push: a new entry in the browser's history; false: replace the
+// entry; null: the address is already the position's) and ask.
+function changed(push) {
   state.answer = null; // no move of the old position may be clicked now
   state.line = null;
   state.error = null;
   state.selected = null;
+  state.note = null;
+  state.unfinished = unfinishedSetUp();
   highlight = { from: 0, to: 0, captured: [], targets: [] };
   $("verdict").replaceChildren();
+  if (push !== null) writeAddress(push);
   render();
   query();
 }
 
 // A new set-up position: the moves played so far are forgotten.
-function setUp(fen) {
+function setUp(fen, push = true) {
   setHistory(fen);
-  changed();
+  changed(push);
+}
+
+// The first and last squares of a move's numeric text ("22-18", "31x22x13").
+function moveSquares(numeric) {
+  const squares = numeric.split(/[-x:]/).map(Number);
+  return { from: squares[0] || 0, to: squares[squares.length - 1] || 0 };
 }
 
 function playMove(m) {
   const b = state.boards[state.variant];
   b.history = b.history.slice(0, b.index + 1);
-  b.history.push({ fen: m.fen, move: m.move });
+  b.history.push({ fen: m.fen, move: m.move, from: m.from, to: m.to });
   b.index++;
-  changed();
+  changed(true);
 }
 
+// Steps to a ply of the history or, beyond it, of the line shown: taking
+// plies of the line plays them (a new entry in the browser's history).
 async function goTo(target) {
   const b = state.boards[state.variant];
+  let played = false;
   if (target >= b.history.length && state.line) {
-    // Along the line shown: take its plies up to the target.
     const from = b.index;
-    for (const p of state.line.line.slice(0, target - from)) b.history.push({ fen: p.fen, move: p.move });
+    for (const p of state.line.line.slice(0, target - from)) {
+      b.history.push({ fen: p.fen, move: p.move, ...moveSquares(p.move_numeric) });
+      played = true;
+    }
   }
   b.index = Math.max(0, Math.min(target, b.history.length - 1));
-  changed();
+  changed(played);
+}
+
+function showNote(text) {
+  state.note = text;
+  renderNote();
 }
 
 function movesFrom(square) {
   return state.answer ? state.answer.moves.filter((m) => m.from === square) : [];
 }
 
+// Set-up edits replace the address rather than add to the history: Back
+// does not take the pieces off one by one.
 function editSquare(n) {
   const pos = parseFen(state.variant, current().fen);
   if (!pos) return;
   if (state.tool === "erase" || pos.pieces.get(n) === state.tool) pos.pieces.delete(n);
   else pos.pieces.set(n, state.tool);
-  setUp(toFen(state.variant, pos.side, pos.pieces));
+  setUp(toFen(state.variant, pos.side, pos.pieces), false);
 }
 
 function clickSquare(n) {
@@ -469,14 +737,27 @@ function clickSquare(n) {
   showHighlight(null);
 }
 
-// Dragging a piece to another square while setting up (any tool): the
-// piece moves there, whatever the rules say.
+// Dragging a piece to another square while setting up (a piece or Erase
+// picked): the piece moves there, whatever the rules say.
 function dragPiece(from, to) {
   const pos = parseFen(state.variant, current().fen);
   if (!pos || !pos.pieces.has(from) || from === to) return;
   pos.pieces.set(to, pos.pieces.get(from));
   pos.pieces.delete(from);
-  setUp(toFen(state.variant, pos.side, pos.pieces));
+  setUp(toFen(state.variant, pos.side, pos.pieces), false);
+}
+
+// In Play a drag is a move: a legal one is played, anything else is
+// refused with a note and changes nothing.
+function dragMove(from, to) {
+  if (!to || to === from) return; // off the board, or back where it was
+  const choices = movesFrom(from).filter((m) => m.to === to);
+  if (choices.length > 0) return playMove(choices[0]); // best first
+  const move = `${squareName(state.variant, from)}–${squareName(state.variant, to)}`;
+  const why = state.answer
+    ? `${move} is not a legal move here.`
+    : `${move}: the tables give no moves for this position.`;
+  showNote(`${why} To move pieces freely, pick a piece or Erase above.`);
 }
 
 function setupBoardEvents() {
@@ -520,11 +801,8 @@ function setupBoardEvents() {
     if (cancelled) return;
     if (!d.moved) return clickSquare(d.n);
     const to = squareUnder(e.clientX, e.clientY);
-    if (!to) return setUp(removePiece(d.n)); // dropped off the board: removed
-    if (state.tool === "play") {
-      const choices = movesFrom(d.n).filter((m) => m.to === to);
-      if (choices.length > 0) return playMove(choices[0]);
-    }
+    if (state.tool === "play") return dragMove(d.n, to);
+    if (!to) return setUp(removePiece(d.n), false); // dropped off the board while setting up: removed
     dragPiece(d.n, to);
   };
   board.addEventListener("pointerup", (e) => end(e, false));
@@ -587,8 +865,9 @@ async function init() {
   makeTabs();
   for (const t of document.querySelectorAll("[role=tab]"))
     t.addEventListener("click", () => {
+      if (state.variant === t.dataset.variant) return;
       state.variant = t.dataset.variant;
-      changed();
+      changed(true);
     });
   for (const t of document.querySelectorAll(".tool"))
     t.addEventListener("click", () => {
@@ -599,7 +878,12 @@ async function init() {
     });
   $("side").addEventListener("click", () => {
     const pos = parseFen(state.variant, current().fen);
-    if (pos) setUp(toFen(state.variant, pos.side === "W" ? "B" : "W", pos.pieces));
+    if (pos) setUp(toFen(state.variant, pos.side === "W" ? "B" : "W", pos.pieces), false);
+  });
+  $("flip").addEventListener("click", () => {
+    state.flipped = !state.flipped;
+    renderSetup();
+    renderBoard();
   });
   $("clear").addEventListener("click", () => setUp("W:W:B"));
   $("example").addEventListener("click", () => setUp(VARIANTS[state.variant].example));
@@ -628,13 +912,16 @@ async function init() {
     if (e.key === "ArrowRight") $("nav-forward").click();
   });
   setupBoardEvents();
+  window.addEventListener("popstate", followAddress);
+  window.addEventListener("hashchange", followAddress);
   // A position in the address: #russian/W:WKa1,c3:BKh8
-  const m = /^#([a-z]+)\/(.+)$/.exec(decodeURIComponent(location.hash));
-  if (m && VARIANTS[m[1]]) {
-    state.variant = m[1];
-    setHistory(m[2]);
+  const a = readAddress();
+  if (a && !a.error) {
+    state.variant = a.variant;
+    setHistory(a.fen);
   }
-  changed();
+  changed(false);
+  if (a && a.error) showNote(a.error);
 }
 
 document.addEventListener("DOMContentLoaded", init);

@@ -3,8 +3,11 @@
 // it sets a position up by clicking the palette and the board, reads the
 // value the page shows, plays a move by clicking it, steps along the line,
 // asks the draw-rule question, and checks each answer against `dtb probe`
-// and `dtb adjudicate` run on the same tables. Screenshots (desktop and
-// phone-sized) go to --out.
+// and `dtb adjudicate` run on the same tables. Then, each on a page of its
+// own: drags in Play and in set-up, the address (links, Back and Forward),
+// the marks of the last move, the flipped board, the material's name and
+// its tables' statistics, and the layout on a phone. Screenshots (desktop
+// and phone-sized) go to --out.
 //
 //   NODE_PATH=build/serve-browser/node_modules node tests/serve/browser_test.js \
 //     --dtb build/bin/dtb --tables build/probe-tables/small --out build/serve-browser/screenshots
@@ -228,6 +231,39 @@ async function drag(page, from, to) {
   await page.mouse.up();
 }
 
+// Drags the piece on `from` and drops it at the page's point (x, y).
+async function dragTo(page, from, x, y) {
+  const a = await (await page.$(`.square[data-square="${from}"]`)).boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 10, a.y + a.height / 2 + 10, { steps: 3 });
+  await page.mouse.move(x, y, { steps: 8 });
+  await page.mouse.up();
+}
+
+// The PDN number of a Russian square's name (the board's aria-label).
+async function squareNumber(page, name) {
+  return Number(await page.$eval(`.square[aria-label="${name}"]`, (e) => e.dataset.square));
+}
+
+// Loads a FEN through the box, as a user types it.
+async function loadFen(page, fen) {
+  await page.$eval("#fen", (e, v) => (e.value = v), fen);
+  await click(page, "#fen-form button[type=submit]");
+  return settled(page);
+}
+
+// The address's position, decoded.
+function shownAddress(page) {
+  return page.evaluate(() => decodeURIComponent(location.hash));
+}
+
+// The API's answer, asked from here.
+async function apiGet(server, path) {
+  const res = await fetch(server.url.replace(/\/$/, "") + path);
+  return { status: res.status, body: await res.json() };
+}
+
 const SETUPS = {
   // Three kings against one on the main road: a win in 3, and a draw-rule question.
   russian: {
@@ -247,6 +283,276 @@ const SETUPS = {
     expectFen: "W:WKc3,a1:BKh8",
   },
 };
+
+
+// ---------------------------------------------------------------------------
+// Checks each on a page of their own: a failure is recorded and the next
+// check still runs, so one run reports every one that fails.
+
+async function newPage(browser, problems, phone) {
+  const page = await browser.newPage();
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !/status of 40[04]/.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  if (phone) {
+    await page.emulate({
+      viewport: { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+      userAgent: "Mozilla/5.0 (Linux; Android 14) Mobile",
+    });
+  } else {
+    await page.setViewport({ width: 1280, height: 900 });
+  }
+  return page;
+}
+
+const CHECKS = {
+  // In Play a drag is a move: an illegal one is refused with a note and
+  // changes nothing, the history included; off the board it does nothing.
+  // Only a set-up tool moves pieces freely.
+  async "play: an illegal drag is refused"(browser, problems, server) {
+    const page = await newPage(browser, problems);
+    await page.goto(`${server.url}#russian/W:WKe7,Kf8,Kh6:BKb8`, { waitUntil: "networkidle0" });
+    const start = await settled(page);
+    assert.equal(start.fen, "W:WKf8,Ke7,Kh6:BKb8");
+    await drag(page, await squareNumber(page, "f8"), await squareNumber(page, "a1"));
+    await page.waitForSelector("#note:not([hidden])", { timeout: 5000 });
+    let shown = await settled(page);
+    assert.equal(shown.fen, start.fen, "an illegal drag leaves the position as it was");
+    assert.match(await page.$eval("#note", (e) => e.textContent), /f8–a1 is not a legal move/);
+    // Off the board: nothing.
+    const header = await (await page.$("header.top")).boundingBox();
+    await dragTo(page, await squareNumber(page, "e7"), header.x + 20, header.y + header.height / 2);
+    shown = await settled(page);
+    assert.equal(shown.fen, start.fen, "a piece dropped off the board in Play stays");
+    // A legal drag plays the move; an illegal one then keeps the history.
+    const g5 = await squareNumber(page, "g5");
+    await drag(page, await squareNumber(page, "h6"), g5);
+    shown = await settled(page);
+    assert.equal(shown.fen, "B:WKf8,Ke7,Kg5:BKb8", "a legal drag plays the move");
+    await drag(page, await squareNumber(page, "b8"), await squareNumber(page, "b6"));
+    await page.waitForSelector("#note:not([hidden])", { timeout: 5000 });
+    shown = await settled(page);
+    assert.equal(shown.fen, "B:WKf8,Ke7,Kg5:BKb8");
+    await click(page, "#nav-back");
+    shown = await settled(page);
+    assert.equal(shown.fen, start.fen, "the moves played are still there");
+    // Set-up: the same drag moves the piece.
+    await click(page, ".tool[data-tool=wk]");
+    await drag(page, await squareNumber(page, "f8"), await squareNumber(page, "a1"));
+    shown = await settled(page);
+    assert.equal(shown.fen, "W:WKe7,Kh6,Ka1:BKb8", "a set-up drag moves the piece");
+    await page.close();
+  },
+
+  // The address: a bad escape is reported, not a blank page; a link pasted
+  // in the same tab is followed; Back and Forward step through the moves;
+  // the address shows the position on the board even when it is refused.
+  async "addresses"(browser, problems, server) {
+    const page = await newPage(browser, problems);
+    await page.goto(`${server.url}#russian/W:WKa1%ZZ`, { waitUntil: "networkidle0" });
+    await settled(page);
+    assert.equal((await page.$$("[role=tab]")).length, 3, "the page is drawn");
+    await page.waitForSelector("#note:not([hidden])", { timeout: 5000 });
+    assert.match(await page.$eval("#note", (e) => e.textContent), /not readable/);
+
+    await page.evaluate(() => (location.hash = "#russian/W:WKc3,Ka1:BKh8"));
+    await page.waitForFunction(() => document.getElementById("fen").value === "W:WKc3,Ka1:BKh8", { timeout: 5000 });
+    await settled(page);
+    await page.evaluate(() => (location.hash = "#international/W:W31,K46:B5"));
+    await page.waitForFunction(() => document.getElementById("fen").value === "W:W31,K46:B5", { timeout: 5000 });
+    let shown = await settled(page);
+    assert.equal(await page.$eval("[role=tab][aria-selected=true]", (e) => e.dataset.variant), "international");
+
+    const start = shown;
+    const move = shown.moves[0].move;
+    await click(page, `#moves button.move[data-move="${move}"]`);
+    const after = await settled(page);
+    assert.notEqual(after.fen, start.fen);
+    assert.equal(await shownAddress(page), `#international/${after.fen}`);
+    await page.goBack();
+    shown = await settled(page);
+    assert.ok(page.url().startsWith(server.url), `Back stays in the explorer (${page.url()})`);
+    assert.equal(shown.fen, start.fen, "Back steps back a move");
+    await page.goForward();
+    shown = await settled(page);
+    assert.equal(shown.fen, after.fen, "Forward plays it again");
+
+    shown = await loadFen(page, "W:WKa1,c9:BKh8");
+    assert.ok(shown.error);
+    assert.equal(await shownAddress(page), "#international/W:WKa1,c9:BKh8", "the address holds the refused position");
+    await page.close();
+  },
+
+  // The last move is marked; the board turns round.
+  async "last move and flipped board"(browser, problems, server) {
+    const page = await newPage(browser, problems);
+    await page.goto(`${server.url}#russian/W:WKc3,Ka1,Ke1:BKh8`, { waitUntil: "networkidle0" });
+    let shown = await settled(page);
+    assert.equal(await page.$$eval(".square.last-from, .square.last-to", (l) => l.length), 0, "no move yet");
+    const best = (await apiGet(server, `/api/v1/russian?fen=${encodeURIComponent(shown.fen)}`)).body.moves[0];
+    await click(page, `#moves button.move[data-move="${best.move}"]`);
+    await settled(page);
+    assert.ok(await page.$(`.square[data-square="${best.from}"].last-from`), "the move's first square is marked");
+    assert.ok(await page.$(`.square[data-square="${best.to}"].last-to`), "its last square is marked");
+    // Along the line to its end: the last ply taken is marked.
+    await click(page, "#nav-end");
+    shown = await settled(page);
+    const lastPly = (await apiGet(server, `/api/v1/russian/line?fen=${encodeURIComponent(best.fen)}`)).body.line.pop();
+    assert.equal(shown.fen, lastPly.fen);
+    const [from, to] = [lastPly.move_numeric.split(/[-:x]/)[0], lastPly.move_numeric.split(/[-:x]/).pop()];
+    assert.ok(await page.$(`.square[data-square="${from}"].last-from`), `${lastPly.move} marked`);
+    assert.ok(await page.$(`.square[data-square="${to}"].last-to`), `${lastPly.move} marked`);
+    await click(page, "#nav-start");
+    await settled(page);
+
+    const secondCell = () => page.$eval("#board", (b) => b.children[1].dataset.square);
+    assert.equal(await secondCell(), "1", "White plays up: square 1 at the top");
+    await click(page, "#flip");
+    assert.equal(await secondCell(), "32", "flipped: square 32 at the top");
+    assert.equal(await page.$eval("#flip", (e) => e.getAttribute("aria-pressed")), "true");
+    // Still played by clicking squares.
+    const answer = (await apiGet(server, `/api/v1/russian?fen=${encodeURIComponent((await settled(page)).fen)}`)).body;
+    const m = answer.moves[0];
+    await click(page, `.square[data-square="${m.from}"]`);
+    await page.waitForSelector(`.square[data-square="${m.to}"].target`);
+    await click(page, `.square[data-square="${m.to}"]`);
+    shown = await settled(page);
+    assert.equal(shown.fen, m.fen, "a move played on the flipped board");
+    await click(page, "#flip");
+    assert.equal(await secondCell(), "1");
+    await page.close();
+  },
+
+  // The material's name, its tables' counts as the API gives them, and the
+  // longest win loaded from its example.
+  async "material and table statistics"(browser, problems, server) {
+    const page = await newPage(browser, problems);
+    await page.goto(`${server.url}#russian/W:WKc3,Ka1,Ke1:BKh8`, { waitUntil: "networkidle0" });
+    await settled(page);
+    await page.waitForSelector("#table .table-side", { timeout: 20000 });
+    assert.equal(await page.$eval("#material", (e) => e.textContent), "KKKvK");
+    const want = await apiGet(server, "/api/v1/russian/table?material=KKKvK");
+    assert.equal(want.status, 200);
+    const sides = await page.$$eval("#table .table-side", (parts) =>
+      parts.map((p) => ({
+        material: p.dataset.material,
+        wins: Number(p.querySelector(".wins dd").dataset.count),
+        draws: Number(p.querySelector(".draws dd").dataset.count),
+        losses: Number(p.querySelector(".losses dd").dataset.count),
+        longest: [...p.querySelectorAll(".longest")].map((l) => l.textContent),
+        examples: [...p.querySelectorAll("button.example")].map((b) => b.dataset.fen),
+      })),
+    );
+    assert.deepEqual(
+      sides.map((s) => [s.material, s.wins, s.draws, s.losses]),
+      want.body.tables.map((t) => [t.material, t.wins, t.draws, t.losses]),
+      "the counts shown are the API's",
+    );
+    const longest = want.body.tables[0].longest_win;
+    assert.ok(longest > 0);
+    assert.match(sides[0].longest[0], new RegExp(`Longest win: ${longest} plies`));
+    assert.deepEqual(sides[0].examples, want.body.tables[0].longest_win_fens);
+    await click(page, "#table .table-side button.example");
+    const shown = await settled(page);
+    assert.equal(shown.fen, want.body.tables[0].longest_win_fens[0]);
+    assert.equal(agreesWithProbe("russian", shown).dtw, longest, "the example is a longest win");
+    // Black to move: the lone king's table, named first.
+    await click(page, "#side");
+    await settled(page);
+    await page.waitForFunction(() => document.getElementById("material").textContent === "KvKKK", { timeout: 20000 });
+    // A material beyond the tables: its name, and why there are no counts.
+    await loadFen(page, "W:WKa1,c3,e3:BKh8,b6");
+    await page.waitForSelector("#table .table-error", { timeout: 20000 });
+    assert.equal(await page.$eval("#material", (e) => e.textContent), "KMMvKM");
+    assert.match(await page.$eval("#table .table-error", (e) => e.textContent), /the largest russian table here has 4/);
+    await page.close();
+  },
+
+  // An empty board being set up is a hint, not an error, until both sides
+  // have a piece.
+  async "setting up from an empty board"(browser, problems, server) {
+    const page = await newPage(browser, problems);
+    await page.goto(`${server.url}#russian/W:WKc3:BKh8`, { waitUntil: "networkidle0" });
+    await settled(page);
+    await click(page, "#clear");
+    let shown = await settled(page);
+    assert.ok(!shown.error, `an empty board is no error (${shown.main}: ${shown.detail})`);
+    assert.match(shown.detail, /empty/);
+    await click(page, ".tool[data-tool=wk]");
+    await click(page, `.square[data-square="22"]`);
+    await page.waitForFunction(() => document.getElementById("fen").value === "W:WKc3:B");
+    shown = await settled(page);
+    assert.ok(!shown.error, `one side set up is no error (${shown.main}: ${shown.detail})`);
+    assert.match(shown.detail, /Black has no piece/);
+    await click(page, ".tool[data-tool=bk]");
+    await click(page, `.square[data-square="4"]`);
+    await page.waitForFunction(() => document.getElementById("fen").value === "W:WKc3:BKh8");
+    shown = await settled(page);
+    agreesWithProbe("russian", shown);
+    await page.close();
+  },
+
+  // A phone: each move's value inside its button; a move number on the
+  // line of its move.
+  async "phone layout"(browser, problems, server) {
+    const page = await newPage(browser, problems, true);
+    const overflowing = () =>
+      page.$$eval("#moves button.move", (buttons) =>
+        buttons.flatMap((b) => {
+          const box = b.getBoundingClientRect();
+          return [...b.children]
+            .filter((c) => {
+              const r = c.getBoundingClientRect();
+              return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.bottom > box.bottom + 0.5;
+            })
+            .map((c) => `${b.dataset.move}: ${c.className}`);
+        }),
+      );
+    for (const [variant, fen] of [
+      ["russian", "W:WKb4,d2:Bb6,f4"],
+      ["russian", "W:WKa1,c3:BKh8,b6"],
+      ["international", "W:W31,K46:B5"],
+    ]) {
+      await page.goto("about:blank");
+      await page.goto(`${server.url}#${variant}/${fen}`, { waitUntil: "networkidle0" });
+      const shown = await settled(page);
+      assert.ok(shown.moves.length > 0, fen);
+      assert.deepEqual(await overflowing(), [], `${fen}: every move's text inside its button`);
+    }
+    const table = await apiGet(server, "/api/v1/russian/table?material=KKKvK");
+    const long = table.body.tables[0].longest_win_fens[0];
+    await page.goto("about:blank");
+    await page.goto(`${server.url}#russian/${long}`, { waitUntil: "networkidle0" });
+    await settled(page);
+    const parted = await page.$$eval("#line .ply-number", (numbers) =>
+      numbers
+        .filter((n) => Math.abs(n.getBoundingClientRect().top - n.nextElementSibling.getBoundingClientRect().top) > 4)
+        .map((n) => n.textContent),
+    );
+    const rows = await page.$$eval(
+      "#line .ply",
+      (plies) => new Set(plies.map((p) => Math.round(p.getBoundingClientRect().top))).size,
+    );
+    assert.ok(rows > 2, `the line wraps (${rows} rows)`);
+    assert.deepEqual(parted, [], "no move number parted from its move");
+    await page.close();
+  },
+};
+
+async function runChecks(browser, problems, server) {
+  const failed = [];
+  for (const [name, check] of Object.entries(CHECKS)) {
+    try {
+      await check(browser, problems, server);
+      console.log(`ok: ${name}`);
+    } catch (e) {
+      console.error(`FAILED: ${name}: ${e.stack || e}`);
+      failed.push(name);
+    }
+  }
+  assert.deepEqual(failed, [], "every check passes");
+}
 
 async function main() {
   fs.mkdirSync(out, { recursive: true });
@@ -281,13 +587,16 @@ async function main() {
       await page.screenshot({ path: path.join(out, `explorer-${variant}-desktop.png`) });
     }
 
-    // Setting up by dragging: the king on e1 goes to g1 (Russian).
+    // Setting up by dragging (a set-up tool picked): the king on e1 goes to
+    // g1 (Russian).
     await click(page, "[role=tab][data-variant=russian]");
     let shown = await settled(page);
+    await click(page, ".tool[data-tool=wk]");
     await drag(page, 31, 32);
     shown = await settled(page);
     assert.equal(shown.fen, "W:WKc3,Ka1,Kg1:BKh8", "a dragged piece");
     agreesWithProbe("russian", shown);
+    await click(page, ".tool[data-tool=play]");
 
     // A FEN typed into the box; then one the tables cannot answer, and one
     // that is not a position: the page says why.
@@ -313,6 +622,7 @@ async function main() {
     shown = await settled(page);
     agreesWithProbe("russian", shown);
     assert.deepEqual(new Set(shown.moves.map((m) => m.wdl)), new Set(["win", "draw", "loss"]));
+    await page.waitForSelector("#table .table-side", { timeout: 20000 }); // the material's tables, for the picture
     await page.screenshot({ path: path.join(out, "explorer-desktop.png") });
 
     // A phone: the same by tapping, no sideways scrolling.
@@ -332,6 +642,8 @@ async function main() {
     }
     await phone.screenshot({ path: path.join(out, "explorer-russian-phone-full.png"), fullPage: true });
     console.log("phone (390x844): set-up, moves and line by tapping agree with dtb probe");
+
+    await runChecks(browser, problems, server);
   } finally {
     if (browser) await browser.close();
     const stopped = await stopServer(server);
