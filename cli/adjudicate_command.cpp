@@ -33,6 +33,7 @@
 #include "cli/pdn_input.hpp"
 #include "cli/position_json.hpp"
 #include "cli/position_query.hpp"
+#include "cli/table_dirs.hpp"
 #include "dtb/adjudication.h"
 #include "dtb/probe.h"
 #include "rules/game_replay.hpp"
@@ -62,7 +63,7 @@ const char* color_word(Color c) { return c == White ? "white" : "black"; }
 // The adjudication of one position through the tables' facade.
 class Adjudicator {
 public:
-    explicit Adjudicator(const std::vector<std::string>& dirs) : tables_(dirs), tb_(tables_.get()) {}
+    explicit Adjudicator(const std::vector<std::string>& dirs) : tables_(table_dirs(dirs)), tb_(tables_.get()) {}
 
     // The adjudication, or throws: InputError for a bad position (exit 2),
     // runtime_error when the tables cannot answer (exit 1).
@@ -399,7 +400,7 @@ template <class V>
 void run_report_for(const AdjudicateCommandOptions& o) {
     const auto sig = MaterialSignature::parse(o.report);
     if (!sig) throw InputError("--report " + o.report + ": not a material signature (like KKKvK)");
-    const Tables tables(o.dirs, kManyPositionsCache);
+    const Tables tables(table_dirs(o.dirs), kManyPositionsCache);
     const adjudication::MaterialReport report = adjudication::material_report(tables.get(), V::id, *sig);
     if (o.json)
         print_json(report_json<V>(report));
@@ -410,19 +411,16 @@ void run_report_for(const AdjudicateCommandOptions& o) {
 void run_adjudicate(const AdjudicateCommandOptions& o) {
     const int modes = int(!o.fen.empty()) + int(!o.pdn.empty()) + int(!o.report.empty());
     if (modes != 1) throw InputError("give exactly one of --fen, --pdn and --report");
-    if ((!o.fen.empty() || !o.report.empty()) && o.dirs.empty())
-        throw InputError("--dir is required with --fen and --report: the tables to read");
+    if ((!o.fen.empty() || !o.report.empty()) && o.variant.empty())
+        throw InputError("--variant is required with --fen and --report: the rules to play by (" + variant_choices() +
+                         ")");
     if (o.moves_played.value_or(0) < 0 || o.king_moves.value_or(0) < 0 || o.conversion_moves.value_or(0) < 0)
         throw InputError("--moves-played, --king-moves and --conversion-moves count moves: 0 or more");
     if ((o.moves_played || o.king_moves || o.conversion_moves) && o.fen.empty())
         throw InputError("--moves-played, --king-moves and --conversion-moves go with --fen");
     if (!o.fen.empty()) return run_fen(o);
-    with_variant(variant_from_option(o.variant), [&]<class V>() {
-        if (!o.pdn.empty())
-            run_pdn_for<V>(o);
-        else
-            run_report_for<V>(o);
-    });
+    if (!o.pdn.empty()) return with_variant(pdn_variant(o.pdn, o.variant), [&]<class V>() { run_pdn_for<V>(o); });
+    with_variant(variant_from_option(o.variant), [&]<class V>() { run_report_for<V>(o); });
 }
 
 }  // namespace
@@ -438,20 +436,25 @@ void add_adjudicate_commands(CLI::App& app) {
         "With the .dtc tables (dtb gen --dtc) every answer is exact (basis dtc): they hold the values under\n"
         "the counts, the distance to conversion (docs/VALUES.md).\n"
         "--pdn: replays every game of a file and reports the move at which a draw by rule was reached or\n"
-        "could be claimed (threefold repetition); tables are optional. With --dir the tables judge the game\n"
+        "could be claimed (threefold repetition); tables are optional (read only with --dir), and the variant\n"
+        "is --variant or else the file's GameType tag. With --dir the tables judge the game\n"
         "with its counts as they stood, to the ply: where the deciding count began (could the stronger side\n"
         "still win?), each move that let a win under the counts slip, and for a game with no draw its last\n"
         "position if a count runs there. A game that cannot be read is reported on its own and the rest are\n"
         "read; the status is then 2, after all games (--encoding for old files).\n"
         "--report SIG: how many positions of a table are won, and won within each limit, for both sides\n"
         "to move.\n"
+        "The tables of --fen and --report: --dir, else the directories of DTB_PATH (separated by ':'), else\n"
+        "./tablebases.\n"
         "Examples:\n"
         "  dtb adjudicate --variant russian --dir tablebases --fen W:WKf8,Ke7,Kh6:BKb8 --moves-played 3\n"
         "  dtb adjudicate --variant russian --pdn examples/games.pdn --dir tablebases --json\n"
         "  dtb adjudicate --variant russian --dir tablebases --report KKKvK");
-    add_variant_option(cmd, o->variant);
+    add_variant_option(cmd, o->variant, false,
+                       " (required with --fen and --report; with --pdn the default is the "
+                       "variant the file's GameType tag names)");
     cmd->add_option("--dir", o->dirs,
-                    "Directory holding the .wdl and .dtw files, and the .dtc files if built (repeat for several)");
+                    std::string(kTableDirsHelp) + ". With --pdn, tables are read only when --dir names them");
     cmd->add_option("--fen", o->fen, "Position in PDN FEN, side to move first");
     cmd->add_option("--moves-played", o->moves_played,
                     "With --fen: moves the stronger side has made since the count started (since the material "

@@ -14,6 +14,8 @@
 #include "cli/game_analysis.hpp"
 #include "cli/options.hpp"
 #include "cli/pdn_input.hpp"
+#include "cli/table_dirs.hpp"
+#include "cli/value_words.hpp"
 
 namespace dtb {
 
@@ -36,15 +38,6 @@ const char* state_word(int value) {
     const int o = outcome_of(value);
     return o > 0 ? "won" : o == 0 ? "drawn" : "lost";
 }
-
-// "wins in 9 plies", "draws", "loses in 12 plies".
-std::string result_words(int value) {
-    if (value == kDraw) return "draws";
-    return std::string(value % 2 == 1 ? "wins" : "loses") + " in " + plies_text(value);
-}
-
-// "White wins in 9 plies", "Black draws": the value of the side to move.
-std::string value_text(int value, Color to_move) { return std::string(side_name(to_move)) + " " + result_words(value); }
 
 // "47. 28-22" or "47... 28-22".
 template <class V>
@@ -91,6 +84,32 @@ Color to_move_after(const AnalyzedPly<V>& p) {
     return p.after.side_to_move;
 }
 
+// "16... g7-h8 17. a7-b8 h8-g7": the plies a record gives after the game
+// ended, numbered as the record numbers them.
+template <class V>
+std::string plies_after_end(const GameAnalysis<V>& a) {
+    std::string text;
+    bool first = true;
+    for (const AnalyzedPly<V>& p : a.plies) {
+        if (!p.after_end) continue;
+        text += first ? numbered(p) : p.number.side == White ? " " + numbered(p) : " " + p.move_text;
+        first = false;
+    }
+    return text;
+}
+
+// The plies after the one that ended the game by a move-count rule.
+template <class V>
+int plies_after_draw(const GameAnalysis<V>& a) {
+    return a.draw ? int(a.plies.size()) - a.draw->ply : 0;
+}
+
+// "drawn by rule 2.1.9.1.4 at move 16 (White)".
+template <class V>
+std::string drawn_text(const DrawReached& d, Color first) {
+    return "drawn by rule " + std::string(V::draw_rules[d.rule].id) + " at " + after_ply_text(d.ply, first);
+}
+
 // ---------------------------------------------------------------------------
 // Text
 
@@ -105,11 +124,12 @@ void print_analysis(int number, const PdnGame<V>& game, const GameAnalysis<V>& a
         const Position<V>& pos = from == 0 ? game.start : a.plies[std::size_t(from - 1)].after;
         std::cout << "  In the tables from "
                   << (from == 0 ? "the start" : "after " + numbered(a.plies[std::size_t(from - 1)])) << " ("
-                  << to_fen(pos) << "): " << value_text(*a.start_value, pos.side_to_move) << ".\n";
+                  << to_fen(pos) << "): " << value_text(*a.start_value, pos) << ".\n";
         for (std::size_t i = std::size_t(from); i < a.plies.size(); ++i) {
             const AnalyzedPly<V>& p = a.plies[i];
+            if (p.after_end) break;  // said once, below
             std::cout << "  " << std::left << std::setw(22) << numbered(p)
-                      << (p.value ? value_text(*p.value, to_move_after(p)) : std::string("(not in the tables)"));
+                      << (p.value ? value_text(*p.value, p.after) : std::string("(not in the tables)"));
             if (!p.counts.empty()) std::cout << "   [" << counts_text<V>({nearest_end<V>(p.counts)}) << "]";
             std::cout << '\n';
             if (p.turn) std::cout << "    ** " << turn_text(p) << '\n';
@@ -118,6 +138,9 @@ void print_analysis(int number, const PdnGame<V>& game, const GameAnalysis<V>& a
                           << reason_text<V>(*p.draw, game.start.side_to_move) << '\n';
         }
     }
+    if (const int after = plies_after_draw(a); after > 0)
+        std::cout << "  The game is " << drawn_text<V>(*a.draw, game.start.side_to_move) << "; the record goes on for "
+                  << plies_text(after) << ", played after the end and not analysed: " << plies_after_end(a) << '\n';
     if (!a.error.empty()) std::cout << "  The tables stopped answering: " << a.error << '\n';
     std::cout << "  " << count_text(a.turning_points, "turning point", "turning points");
     if (a.claimable)
@@ -126,6 +149,9 @@ void print_analysis(int number, const PdnGame<V>& game, const GameAnalysis<V>& a
     if (a.draw)
         std::cout << "; the game ended by rule " << V::draw_rules[a.draw->rule].id << " after "
                   << after_ply_text(a.draw->ply, game.start.side_to_move);
+    if (a.no_move)
+        std::cout << "; after " << after_ply_text(a.no_move->ply, game.start.side_to_move) << ", "
+                  << no_move_text(game.final_position());
     std::cout << ".\n";
 }
 
@@ -147,9 +173,16 @@ Json ply_json(const AnalyzedPly<V>& p, Color first) {
     for (const RuleCount& c : p.counts)
         counts.push_back(
             Json{{"rule", V::draw_rules[c.rule].id}, {"moves", c.moves}, {"limit", V::draw_rules[c.rule].limit}});
-    Json j{{"ply", p.ply},        {"move_number", p.number.number}, {"side", color_word(p.number.side)},
-           {"move", p.move_text}, {"fen_after", to_fen(p.after)},   {"value", value_json(p.value, to_move_after(p))},
-           {"counts", counts},    {"turning_point", nullptr},       {"draw_by_rule", nullptr}};
+    Json j{{"ply", p.ply},
+           {"move_number", p.number.number},
+           {"side", color_word(p.number.side)},
+           {"move", p.move_text},
+           {"fen_after", to_fen(p.after)},
+           {"value", value_json(p.value, to_move_after(p))},
+           {"counts", counts},
+           {"turning_point", nullptr},
+           {"draw_by_rule", nullptr},
+           {"after_game_end", p.after_end}};
     if (p.turn)
         j["turning_point"] = Json{{"from", state_word(p.turn->before)},
                                   {"to", state_word(p.turn->after)},
@@ -161,6 +194,33 @@ Json ply_json(const AnalyzedPly<V>& p, Color first) {
                                  {"ends_game", V::draw_rules[p.draw->rule].count != DrawCount::repetitions},
                                  {"reason", reason_text<V>(*p.draw, first)}};
     return j;
+}
+
+// How the game ended within its record: by a move-count rule (the plies
+// after it were not analysed) or with the side to move unable to move;
+// null when it did neither.
+template <class V>
+Json game_end_json(const PdnGame<V>& game, const GameAnalysis<V>& a) {
+    const Color first = game.start.side_to_move;
+    if (a.draw) {
+        const auto [number, side] = move_of_ply(a.draw->ply, first);
+        return Json{{"by", "draw_by_rule"},
+                    {"rule", V::draw_rules[a.draw->rule].id},
+                    {"ply", a.draw->ply},
+                    {"move_number", number},
+                    {"side", color_word(side)},
+                    {"plies_after", plies_after_draw(a)},
+                    {"text", drawn_text<V>(*a.draw, first)}};
+    }
+    if (a.no_move) {
+        const Position<V> end = game.final_position();
+        return Json{{"by", a.no_move->no_piece ? "no_piece" : "no_move"},
+                    {"ply", a.no_move->ply},
+                    {"loser", color_word(a.no_move->loser)},
+                    {"winner", color_word(opponent(a.no_move->loser))},
+                    {"text", no_move_text(end)}};
+    }
+    return nullptr;
 }
 
 template <class V>
@@ -183,7 +243,8 @@ Json analysis_json(int number, const PdnGame<V>& game, const GameAnalysis<V>& a)
                 {"draw_by_rule", a.draw ? Json(V::draw_rules[a.draw->rule].id) : Json(nullptr)},
                 {"draw_claimable_by", a.claimable ? Json(V::draw_rules[a.claimable->rule].id) : Json(nullptr)},
                 {"moves", moves},
-                {"tables_error", a.error.empty() ? Json(nullptr) : Json(a.error)}};
+                {"tables_error", a.error.empty() ? Json(nullptr) : Json(a.error)},
+                {"game_end", game_end_json(game, a)}};
 }
 
 // ---------------------------------------------------------------------------
@@ -195,12 +256,18 @@ std::string analysed_pdn(const PdnGame<V>& game, const GameAnalysis<V>& a) {
     for (std::size_t i = 0; i < a.plies.size(); ++i) {
         const AnalyzedPly<V>& p = a.plies[i];
         std::string c;
-        if (p.value) c = value_text(*p.value, to_move_after(p));
+        if (p.after_end) {
+            if (i == std::size_t(a.draw->ply)) c = "played after the game had ended";
+            comments[i] = c;
+            continue;
+        }
+        if (p.value) c = value_text(*p.value, p.after);
         if (p.value && !p.counts.empty()) c += " [" + counts_text<V>({nearest_end<V>(p.counts)}) + "]";
         if (p.turn) c += ". " + turn_text(p);
         if (p.draw)
             c += (c.empty() ? "" : ". ") + std::string(draw_words<V>(*p.draw)) + " " +
-                 std::string(V::draw_rules[p.draw->rule].id);
+                 std::string(V::draw_rules[p.draw->rule].id) +
+                 (V::draw_rules[p.draw->rule].count == DrawCount::repetitions ? "" : ": the game ended here");
         comments[i] = c;
     }
     return write_pdn_game(game, comments);
@@ -228,20 +295,22 @@ void write_diagrams(const std::string& dir, int number, const GameAnalysis<V>& a
                           diagram_caption(number, p)};
         const std::filesystem::path path =
             std::filesystem::path(dir) / ("game" + std::to_string(number) + "-ply" + std::to_string(p.ply) + ".svg");
+        errno = 0;
         std::ofstream out(path);
         out << board_svg(d);
-        if (!out) throw std::runtime_error("cannot write " + path.string());
+        if (!out) throw std::runtime_error("cannot write " + path.string() + os_reason());
     }
 }
 
 template <class V>
 void run_analyze_for(const AnalyzeOptions& o) {
-    const Tables tables(o.dirs, std::size_t{256} << 20);
+    const Tables tables(table_dirs(o.dirs), std::size_t{256} << 20);
     const int max_pieces = tables.max_pieces(V::id);
     std::ofstream pdn_out;
     if (!o.pdn_out.empty()) {
+        errno = 0;
         pdn_out.open(o.pdn_out, std::ios::binary);
-        if (!pdn_out) throw std::runtime_error("cannot write " + o.pdn_out);
+        if (!pdn_out) throw std::runtime_error("cannot write " + o.pdn_out + os_reason());
     }
     if (!o.diagrams.empty()) std::filesystem::create_directories(o.diagrams);
     bool first_out = true;
@@ -281,25 +350,29 @@ void add_analyze_commands(CLI::App& app) {
         "hold, gives after every move the value for the side to move (win, draw or loss, and DTW: plies to the\n"
         "end), marks each move that changed the game's value (won -> drawn, drawn -> lost, ...) with the best\n"
         "move instead, and the move-count draw rules' counts, with the move at which a rule ended the game.\n"
+        "Once a move-count rule has ended the game, the moves the record gives after it are listed as played\n"
+        "after the end, not analysed. A record that ends with the side to move unable to move says who won.\n"
         "A game that cannot be read is reported on its own and the rest are analysed (status 2 at the end).\n"
+        "The variant is --variant, else the file's GameType tag (25 russian, 20 international, 26 brazilian).\n"
+        "The tables: --dir, else the directories of DTB_PATH (separated by ':'), else ./tablebases.\n"
         "Examples:\n"
         "  dtb analyze games.pdn --variant russian --dir tablebases\n"
-        "  dtb analyze games.pdn --variant russian --dir tablebases --pdn-out annotated.pdn --diagrams turns");
+        "  DTB_PATH=/data/tablebases dtb analyze games.pdn --pdn-out annotated.pdn --diagrams turns");
     cmd->add_option("file", o->file, "PDN file of games")->required();
-    add_variant_option(cmd, o->variant);
-    cmd->add_option("--dir", o->dirs, "Directory holding the .wdl and .dtw files (repeat for several)")->required();
+    add_variant_option(cmd, o->variant, false, " (default: the variant the file's GameType tag names)");
+    cmd->add_option("--dir", o->dirs, kTableDirsHelp);
     add_encoding_option(cmd, o->encoding);
     cmd->add_flag(
         "--json", o->json,
         "One JSON object per game: game, tags, plies, result, in_tables_from, turning_points, draw_by_rule, "
-        "moves (ply, move, value, counts, turning_point, draw_by_rule), tables_error; a game that could not be "
-        "read: "
+        "moves (ply, move, value, counts, turning_point, draw_by_rule, after_game_end), tables_error, game_end "
+        "(null, or how the game ended: by a draw rule, or a side with no move); a game that could not be read: "
         "an object with an \"error\" field");
     cmd->add_option("--pdn-out", o->pdn_out, "Write the games again with each analysed move's value as a {comment}");
     cmd->add_option("--diagrams", o->diagrams,
                     "Directory to write one SVG board per turning point (gameN-plyM.svg): the move played and the "
                     "best move as arrows");
-    cmd->callback([o] { with_variant(variant_from_option(o->variant), [&]<class V>() { run_analyze_for<V>(*o); }); });
+    cmd->callback([o] { with_variant(pdn_variant(o->file, o->variant), [&]<class V>() { run_analyze_for<V>(*o); }); });
     add_show_command(app);
 }
 

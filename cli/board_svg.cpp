@@ -17,6 +17,7 @@ constexpr const char* kLight = "#f0dcb4";
 constexpr const char* kDark = "#8b5a2b";
 constexpr const char* kPlayed = "#d62828";
 constexpr const char* kBest = "#2a9d3a";
+constexpr const char* kBoth = "#1d4ed8";  // the move played was the best move
 constexpr int kCaptionLine = 18;
 
 std::string escaped(const std::string& s) {
@@ -117,6 +118,24 @@ std::vector<BitIndex> stops_of(const Position<V>& pos, const Move& m) {
     return {BitIndex{m.from}, BitIndex{m.to}};
 }
 
+// Each piece `m` captures ringed and crossed out in the arrow's colour,
+// over the arrow that passes it: one <path> with data-square (the piece's
+// square) and data-by (whose move takes it). `size`: the ring's radius, in
+// squares, so that two moves taking the same piece show two rings.
+template <class V>
+void draw_captures(std::ostringstream& out, const Move& m, const char* colour, const char* kind, double size) {
+    for (int b : bits_of{m.captured}) {
+        const BitIndex bi{b};
+        const auto [x, y] = centre<V>(bi);
+        const double r = SvgLayout::square * size, d = SvgLayout::square * 0.2;
+        out << "<path class=\"captured\" data-square=\"" << square_name<V>(bi) << "\" data-by=\"" << kind
+            << "\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"4\" stroke-linecap=\"round\" d=\"M" << x - r
+            << "," << y << " a" << r << "," << r << " 0 1,0 " << 2 * r << ",0 a" << r << "," << r << " 0 1,0 " << -2 * r
+            << ",0 M" << x - d << "," << y - d << " L" << x + d << "," << y + d << " M" << x - d << "," << y + d << " L"
+            << x + d << "," << y - d << "\"/>\n";
+    }
+}
+
 template <class V>
 void draw_arrow(std::ostringstream& out, const Position<V>& pos, const Move& m, const char* colour, const char* marker,
                 const char* kind) {
@@ -148,23 +167,33 @@ std::string board_svg(const BoardDiagram<V>& d) {
     std::size_t longest = 0;
     for (const std::string& line : caption) longest = std::max(longest, line.size());
     const int width = std::max(2 * m + w * s, m + int(longest) * 8);
-    const int height = 2 * m + w * s + 8 + kCaptionLine * int(caption.size());
+    // Under the board: the row of file letters on an algebraic board; a
+    // numbered one has its numbers on the squares, so the caption follows.
+    const int caption_top = m + w * s + (V::algebraic_notation ? m : 8);
+    const int height = caption_top + 8 + kCaptionLine * int(caption.size());
     std::ostringstream out;
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
         << "\" viewBox=\"0 0 " << width << " " << height << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
         << "<defs>\n";
-    for (const auto& [id, colour] : {std::pair{"played", kPlayed}, std::pair{"best", kBest}})
+    for (const auto& [id, colour] : {std::pair{"played", kPlayed}, std::pair{"best", kBest}, std::pair{"both", kBoth}})
         out << "<marker id=\"" << id << "\" viewBox=\"0 0 10 10\" refX=\"3\" refY=\"5\" markerWidth=\"3.2\" "
             << "markerHeight=\"3.2\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"" << colour
             << "\"/></marker>\n";
     out << "</defs>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     draw_squares<V>(out);
     draw_pieces(out, d.position);
-    if (d.played) draw_arrow(out, d.position, *d.played, kPlayed, "played", "played-move");
-    if (d.best && !(d.played && *d.best == *d.played)) draw_arrow(out, d.position, *d.best, kBest, "best", "best-move");
+    if (d.played && d.best && *d.played == *d.best) {  // one arrow, both kinds
+        draw_arrow(out, d.position, *d.played, kBoth, "both", "played-move best-move");
+        draw_captures<V>(out, *d.played, kBoth, "played best", 0.46);
+    } else {
+        if (d.played) draw_arrow(out, d.position, *d.played, kPlayed, "played", "played-move");
+        if (d.best) draw_arrow(out, d.position, *d.best, kBest, "best", "best-move");
+        if (d.played) draw_captures<V>(out, *d.played, kPlayed, "played", 0.46);
+        if (d.best) draw_captures<V>(out, *d.best, kBest, "best", 0.4);
+    }
     for (std::size_t i = 0; i < caption.size(); ++i)
-        out << "<text x=\"" << m << "\" y=\"" << 2 * m + w * s + 4 + kCaptionLine * int(i) + 6 << "\" font-size=\"14\">"
+        out << "<text x=\"" << m << "\" y=\"" << caption_top + 10 + kCaptionLine * int(i) << "\" font-size=\"14\">"
             << escaped(caption[i]) << "</text>\n";
     out << "</svg>\n";
     return out.str();

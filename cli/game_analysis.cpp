@@ -68,7 +68,13 @@ GameAnalysis<V> analyze_game(const PdnGame<V>& game, const Tables& tables, int m
                            std::nullopt,
                            {},
                            std::nullopt,
-                           std::nullopt};
+                           std::nullopt,
+                           false};
+        if (a.draw) {  // the game was over: the record goes on, but play does not
+            out.after_end = true;
+            a.plies.push_back(std::move(out));
+            continue;
+        }
         const auto draw = tracker.play(p.move);
         out.counts = counts_of(tracker);
         out.value = table_value(tables, out.after, max_pieces, a.error);
@@ -92,6 +98,12 @@ GameAnalysis<V> analyze_game(const PdnGame<V>& game, const Tables& tables, int m
         }
         value = out.value;
         a.plies.push_back(std::move(out));
+    }
+    if (!a.draw) {
+        const Position<V> end = game.final_position();
+        MoveList moves;
+        MoveGenerator<V>::generate(end, moves);
+        if (moves.size() == 0) a.no_move = NoMove{ply, end.side_to_move, end.pieces[end.side_to_move] == 0};
     }
     return a;
 }

@@ -2,7 +2,9 @@
 // it): from the first position whose material the tables hold, the value
 // after every move, the moves that changed the game's value (each with the
 // best move instead), and the move-count draw rules' counts, with the move
-// at which a rule ended the game. Values only; no text.
+// at which a rule ended the game (the moves a record gives after that are
+// marked, not evaluated), and whether the side to move at the end has no
+// move. Values only; no text.
 #pragma once
 
 #include <optional>
@@ -15,6 +17,14 @@
 #include "rules/pdn.hpp"
 
 namespace dtb {
+
+// The side to move at the end of the record has no move (or no piece
+// left): it has lost, whatever the tables hold.
+struct NoMove {
+    int ply;  // after this ply (0: the start)
+    Color loser;
+    bool no_piece;  // it has no piece left, not only no legal move
+};
 
 // A count under way after a move: `moves` of the rule's `limit`.
 struct RuleCount {
@@ -41,6 +51,9 @@ struct AnalyzedPly {
     std::vector<RuleCount> counts;  // the draw-rule counts under way after the move
     std::optional<TurningPoint> turn;
     std::optional<DrawReached> draw;  // a rule ended the game with this move, or (repetition) let a draw be claimed
+    // Played after a move-count rule had ended the game: nothing of it is
+    // evaluated (no value, counts or turning point), since play had stopped.
+    bool after_end = false;
 };
 
 template <class V>
@@ -49,8 +62,10 @@ struct GameAnalysis {
     std::optional<int> in_tables_from;
     std::optional<int> start_value;        // the value at in_tables_from, for the side then to move
     std::vector<AnalyzedPly<V>> plies;     // every ply of the game
-    std::optional<DrawReached> draw;       // the rule that ended the game (a move count), if one did
+    std::optional<DrawReached> draw;       // the rule that ended the game (a move count), if one did;
+                                           // the plies after draw->ply are after_end
     std::optional<DrawReached> claimable;  // the first repetition that let a draw be claimed
+    std::optional<NoMove> no_move;         // the record ends with the side to move unable to move
     int turning_points = 0;
     std::string error;  // why the tables stopped answering, if they did
 };

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/options.hpp"
+#include "cli/table_dirs.hpp"
 #include "gen/cluster.hpp"
 #include "gen/dtc_tables.hpp"
 #include "gen/generate.hpp"
@@ -21,7 +22,7 @@ namespace {
 struct GenCommandOptions {
     std::string variant;
     int pieces = 0;
-    std::string dir;
+    std::string dir = kDefaultTableDir;
     int threads = 0;
     std::string only;
     std::string memory;
@@ -123,7 +124,19 @@ struct VerifyCommandOptions {
     bool json = false;
 };
 
-void run_verify(const VerifyCommandOptions& c) {
+// The one directory dtb verify checks: --dir, or the default of the
+// commands that read tables when it names exactly one.
+std::string verify_dir(const std::string& given) {
+    if (!given.empty()) return given;
+    const std::vector<std::string> dirs = table_dirs({});
+    if (dirs.size() != 1)
+        throw InputError("dtb verify checks one directory, and DTB_PATH names " + std::to_string(dirs.size()) +
+                         ": give --dir");
+    return dirs.front();
+}
+
+void run_verify(VerifyCommandOptions c) {
+    c.dir = verify_dir(c.dir);
     const VariantId variant = variant_from_option(c.variant);
     std::vector<MaterialSignature> only;
     for (const std::string& name : c.only) {
@@ -211,6 +224,8 @@ void add_gen_commands(CLI::App& app) {
         "gen",
         "Build every missing table up to a number of pieces, smaller tables first. Interrupt it at any time:\n"
         "finished tables are kept and the next run goes on from there.\n"
+        "The tables go to --dir, by default ./tablebases: where the commands that read tables look when\n"
+        "neither --dir nor DTB_PATH names their directories.\n"
         "Example: dtb gen --variant russian --pieces 4 --dir tablebases\n"
         "On many machines (dtb built with MPI): mpirun -np 4 dtb gen --variant russian --pieces 7 --dir /shared/tb\n"
         "shares the work between the processes, which must all see DIR; the files are the same as one process\n"
@@ -218,7 +233,7 @@ void add_gen_commands(CLI::App& app) {
     add_variant_option(gen, o->variant);
     gen->add_option("--pieces", o->pieces, "Build all tables with up to this many pieces on the board")
         ->check(CLI::Range(2, 8));
-    gen->add_option("--dir", o->dir, "Directory for the tables (created if missing)")->required();
+    gen->add_option("--dir", o->dir, "Directory for the tables (created if missing)")->capture_default_str();
     gen->add_option("--threads", o->threads, "Threads to use (default: all cores)")->check(CLI::Range(1, 1024));
     gen->add_option("--only", o->only,
                     "Build just this signature (e.g. KKKvK: three kings to move against one) and what it needs");
@@ -263,9 +278,12 @@ void add_gen_commands(CLI::App& app) {
         "A table whose check needs a file that is missing or damaged is reported (\"not checked\", naming\n"
         "the file) and the others are still checked.\n"
         "Exit status 1 if any disagrees, a file is damaged or a table could not be checked.\n"
+        "The directory: --dir, else the one of DTB_PATH, else ./tablebases.\n"
         "Example: dtb verify --variant russian --dir tablebases");
     add_variant_option(verify, v->variant);
-    verify->add_option("--dir", v->dir, "Directory holding the tables")->required();
+    verify->add_option("--dir", v->dir,
+                       "Directory holding the tables (default: the one directory of DTB_PATH, else ./tablebases "
+                       "if it exists)");
     verify->add_option("--only", v->only, "Verify just these signatures (e.g. KKKvK)");
     verify->add_option("--threads", v->threads, "Threads to use (default: all cores)")->check(CLI::Range(1, 1024));
     verify

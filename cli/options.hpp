@@ -5,6 +5,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -32,11 +34,15 @@ inline std::string variant_choices_with_boards() {
     return choice_list(choices);
 }
 
-// --variant NAME, required: one of the variants' names (rules/variant.hpp).
-inline CLI::Option* add_variant_option(CLI::App* command, std::string& variant) {
-    return command->add_option("--variant", variant, "Rules to play by: " + variant_choices_with_boards())
-        ->required()
-        ->check(CLI::IsMember(std::vector<std::string>(kVariantNames.begin(), kVariantNames.end())));
+// --variant NAME: one of the variants' names (rules/variant.hpp); required
+// unless the command finds the variant elsewhere (a PDN file's GameType
+// tag), which `help_more` then says.
+inline CLI::Option* add_variant_option(CLI::App* command, std::string& variant, bool required = true,
+                                       const std::string& help_more = "") {
+    CLI::Option* option =
+        command->add_option("--variant", variant, "Rules to play by: " + variant_choices_with_boards() + help_more)
+            ->check(CLI::IsMember(std::vector<std::string>(kVariantNames.begin(), kVariantNames.end())));
+    return required ? option->required() : option;
 }
 
 inline VariantId variant_from_option(const std::string& text) {
@@ -46,6 +52,13 @@ inline VariantId variant_from_option(const std::string& text) {
 }
 
 inline void print_json(const Json& j) { std::cout << j.dump() << '\n'; }
+
+// ": No such file or directory": why the last call of the system failed,
+// in its words, for a message that names the file; empty when it did not say.
+inline std::string os_reason() {
+    const int e = errno;
+    return e ? ": " + std::string(std::strerror(e)) : std::string();
+}
 
 // "1 move", "13 moves": a count and its noun.
 inline std::string count_text(long long n, const char* one, const char* many) {

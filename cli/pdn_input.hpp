@@ -3,11 +3,15 @@
 // that could not be read reported (text on stderr, or JSON objects with an
 // `error` field) without stopping the rest. After the last game,
 // finish_pdn_input throws InputError (exit 2) if any game was not read.
+// pdn_variant decides which variant's rules read the file: --variant, or
+// the file's GameType tag.
 #pragma once
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "cli/options.hpp"
@@ -55,6 +59,93 @@ inline std::string game_title(int number, const std::vector<PdnTag>& tags) {
     return said.empty() ? title : title + " (" + said + ")";
 }
 
+// The file opened for reading, or a runtime_error (exit 1) that says why
+// not, in the system's words: "cannot read x.pdn: No such file or directory".
+inline std::ifstream open_pdn_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw std::runtime_error("cannot read " + path + ": a directory");
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path + os_reason());
+    return in;
+}
+
+// The first GameType tag of a PDN text: its value and line.
+struct GameTypeTag {
+    std::string value;
+    int line = 0;
+};
+
+// Looks for [GameType "N"], stopping at the first. The text is read in
+// pieces that each follow a '[', so that no more than a game's text is
+// held; the tag is ASCII in every encoding dtb reads, so the bytes need no
+// decoding here. Lines end with "\n", "\r\n" or "\r", as the reader's do.
+inline std::optional<GameTypeTag> first_game_type_tag(std::istream& in) {
+    int line = 1;
+    bool after_cr = false;
+    const auto count_lines = [&](const std::string& text) {
+        for (char c : text) {
+            if (c == '\n' && !after_cr) ++line;
+            if (c == '\r') ++line;
+            after_cr = c == '\r';
+        }
+    };
+    std::string piece;
+    std::getline(in, piece, '[');  // before the first tag
+    count_lines(piece);
+    while (std::getline(in, piece, '[')) {
+        std::size_t i = piece.find_first_not_of(" \t");
+        if (i != std::string::npos && piece.compare(i, 8, "GameType") == 0 &&
+            (i = piece.find_first_not_of(" \t", i + 8)) != std::string::npos && piece[i] == '"') {
+            const std::size_t close = piece.find_first_of("\"\r\n", i + 1);
+            if (close != std::string::npos && piece[close] == '"')
+                return GameTypeTag{piece.substr(i + 1, close - i - 1), line};
+        }
+        count_lines(piece);
+        after_cr = false;  // a '[' came between
+    }
+    return std::nullopt;
+}
+
+// The name of the variant a GameType value names ("25", "20,W,10,10,N2,0":
+// the first field); empty for a number no variant of dtb has, or no number.
+inline std::string variant_named_by_game_type(const std::string& value) {
+    const std::size_t begin = value.find_first_not_of(" \t");
+    if (begin == std::string::npos) return "";
+    const std::size_t end = value.find_first_not_of("0123456789", begin);
+    const std::string digits = value.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    if (digits.empty() || digits.size() > 3) return "";
+    const std::size_t rest = end == std::string::npos ? std::string::npos : value.find_first_not_of(" \t", end);
+    if (rest != std::string::npos && value[rest] != ',') return "";
+    const auto id = variant_of_game_type(std::stoi(digits));
+    return id ? std::string(variant_name(*id)) : "";
+}
+
+// The variant whose rules read the games of `path`: `option` (--variant)
+// when given, else the one the file's first GameType tag names. Bad input
+// (exit 2) when neither names one, or when they disagree; a file that
+// cannot be opened is a failure (exit 1), as for reading it.
+inline VariantId pdn_variant(const std::string& path, const std::string& option) {
+    std::ifstream in = open_pdn_file(path);
+    const std::optional<GameTypeTag> tag = first_game_type_tag(in);
+    const std::string tagged = tag ? variant_named_by_game_type(tag->value) : "";
+    const std::string where =
+        tag ? path + ", line " + std::to_string(tag->line) + ": [GameType \"" + tag->value + "\"]" : "";
+    if (!option.empty()) {
+        if (!tagged.empty() && tagged != option)
+            throw InputError("--variant " + option + " disagrees with the file: " + where + " is " + tagged + " (" +
+                             game_types_text() + "); give --variant " + tagged +
+                             ", or leave --variant out to read the variant from the GameType tag");
+        return variant_from_option(option);
+    }
+    if (!tagged.empty()) return variant_from_option(tagged);
+    if (tag)
+        throw InputError(where + " names no variant dtb reads (GameType " + game_types_text() + "): give --variant " +
+                         choice_list(kVariantNames));
+    throw InputError(path + " has no GameType tag to say which variant its games are (GameType " + game_types_text() +
+                     "): give --variant " + choice_list(kVariantNames));
+}
+
 struct PdnInputCount {
     int games = 0;
     int unread = 0;
@@ -68,10 +159,7 @@ PdnInputCount for_each_pdn_game(const std::string& path, const std::string& enco
                                 const std::function<void(int, const PdnGame<V>&)>& on_game) {
     const auto enc = parse_text_encoding(encoding);
     if (!enc) throw InputError("--encoding " + encoding + ": not an encoding dtb reads (" + kEncodingNames + ")");
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw std::runtime_error("cannot read " + path + ": a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path);
+    std::ifstream in = open_pdn_file(path);
     PdnReader<V> reader(in, PdnReadOptions{*enc});
     PdnInputCount count;
     while (auto entry = reader.next()) {

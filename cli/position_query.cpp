@@ -34,7 +34,8 @@ std::string numeric_move_text(int variant, const dtb_move& move) {
         if constexpr (!V::algebraic_notation) {
             return move.text;
         } else {
-            // The squares between the separators ('-' for a move, ':' for a capture).
+            // The squares between the separators ('-' for a move, ':' for a
+            // capture), numbered, and a capture's mark as numbers take it: 'x'.
             const std::string_view text = move.text;
             std::string out;
             std::size_t start = 0;
@@ -43,7 +44,7 @@ std::string numeric_move_text(int variant, const dtb_move& move) {
                 const std::string_view name = text.substr(start, end - start);
                 const auto bit = parse_square<V>(name);
                 out += bit ? std::to_string(square_number<V>(*bit)) : std::string(name);
-                if (end < text.size()) out += text[end];
+                if (end < text.size()) out += text[end] == '-' ? '-' : kNumericCaptureMark;
                 start = end + 1;
             }
             return out;

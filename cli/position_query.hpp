@@ -37,7 +37,8 @@ Answer<dtb_position> position_from_fen(int variant, const std::string& fen);
 std::string fen_of(const dtb_position& pos);
 
 // A move with its squares as PDN numbers, whatever the variant writes:
-// "c3-d4" becomes "22-18"; international moves stay as they are.
+// "c3-d4" becomes "22-18", "c3:e5" "22x15" (PDN writes numbered captures
+// with x); international moves stay as they are.
 std::string numeric_move_text(int variant, const dtb_move& move);
 
 // dtb probe's answer: the value, the best move and the line to the end.

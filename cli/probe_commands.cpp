@@ -16,6 +16,7 @@
 #include "cli/options.hpp"
 #include "cli/position_json.hpp"
 #include "cli/position_query.hpp"
+#include "cli/table_dirs.hpp"
 #include "dtb/probe.h"
 #include "probe/convert.hpp"
 #include "probe/table_inventory.hpp"
@@ -40,7 +41,7 @@ struct ProbeOptions {
 class Prober {
 public:
     Prober(const std::string& variant, const std::vector<std::string>& dirs)
-        : tables_(dirs), variant_(c_variant(variant)) {}
+        : tables_(table_dirs(dirs)), variant_(c_variant(variant)) {}
 
     // The report of one FEN, or why there is none.
     Answer<ProbeReport> probe(const std::string& fen) {
@@ -157,9 +158,23 @@ double bits_per_position(std::uint64_t bytes, std::uint64_t positions) {
     return positions == 0 ? 0.0 : 8.0 * double(bytes) / double(positions);
 }
 
-std::string metric_name(compress::Metric m) { return m == compress::Metric::wdl ? "wdl" : "dtw"; }
+// The metric as its files' extension names it: "wdl", "dtw", "dtc".
+std::string metric_name(compress::Metric m) {
+    switch (m) {
+        case compress::Metric::wdl:
+            return "wdl";
+        case compress::Metric::dtw:
+            return "dtw";
+        case compress::Metric::dtc:
+            return "dtc";
+        case compress::Metric::exact:
+            return "exact";
+    }
+    return "metric " + std::to_string(int(m));
+}
 
-Json inventory_json(const InfoOptions& o, const probe::TableInventory& inventory) {
+Json inventory_json(const InfoOptions& o, const std::vector<std::string>& dirs,
+                    const probe::TableInventory& inventory) {
     Json list = Json::array();
     for (const probe::TableInfo& t : inventory.tables)
         list.push_back(Json{{"file", t.path.string()},
@@ -183,7 +198,7 @@ Json inventory_json(const InfoOptions& o, const probe::TableInventory& inventory
                             {"bytes", total.bytes},
                             {"bits_per_position", bits_per_position(total.bytes, total.positions)}});
     const probe::TableTotal& all = inventory.all;
-    return Json{{"dirs", o.dirs},
+    return Json{{"dirs", dirs},
                 {"tables", list},
                 {"totals", sums},
                 {"all", Json{{"tables", all.tables}, {"invalid", all.invalid}, {"bytes", all.bytes}}}};
@@ -209,11 +224,12 @@ void print_inventory(bool quick, const probe::TableInventory& inventory) {
 }
 
 void run_info(const InfoOptions& o) {
-    const std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
+    const std::vector<std::string> names = table_dirs(o.dirs);
+    const std::vector<std::filesystem::path> dirs(names.begin(), names.end());
     const auto inventory = probe::take_inventory(dirs, o.quick);
     if (!inventory) throw std::runtime_error(inventory.error().message);  // a missing directory or table: exit 1
     if (o.json)
-        print_json(inventory_json(o, *inventory));
+        print_json(inventory_json(o, names, *inventory));
     else
         print_inventory(o.quick, *inventory);
     if (const probe::TableTotal& all = inventory->all; all.invalid > 0) {
@@ -233,11 +249,13 @@ void add_probe_commands(CLI::App& app) {
         "best move and the line to the end. With --fen, one position with a board diagram; without, one FEN\n"
         "per line on standard input and one result per line on standard output; the exit status then\n"
         "covers every line: 2 if any was a bad FEN or position, else 1 if any could not be answered.\n"
+        "The tables: --dir, else the directories of DTB_PATH (separated by ':'), else ./tablebases.\n"
         "Examples:\n"
         "  dtb probe --variant russian --dir tablebases --fen W:WKa1,Kc3,Ke1:BKh8\n"
+        "  export DTB_PATH=$HOME/tablebases; dtb probe --variant russian --fen W:WKa1,Kc3,Ke1:BKh8\n"
         "  printf 'W:WKa1:Bh8\\nB:WKc3:Bh8\\n' | dtb probe --variant russian --dir tablebases --json");
     add_variant_option(probe, p->variant);
-    probe->add_option("--dir", p->dirs, "Directory holding the .wdl and .dtw files (repeat for several)")->required();
+    probe->add_option("--dir", p->dirs, kTableDirsHelp);
     probe->add_option("--fen", p->fen,
                       "Position in PDN FEN, side to move first: W:W31,32,K46:B1,2,K5 or, for Russian, "
                       "W:Wa1,c3,Kh2:Bb8");
@@ -249,12 +267,13 @@ void add_probe_commands(CLI::App& app) {
     auto i = std::make_shared<InfoOptions>();
     CLI::App* info = app.add_subcommand(
         "info",
-        "List the table files in directories (both variants): signature, metric, positions, size, bits per\n"
+        "List the table files in directories (every variant): signature, metric, positions, size, bits per\n"
         "position, and whether every checksum holds (this reads each file in full; --quick checks only the\n"
         "header and the block index). Totals per variant and metric. A damaged file fails the check (exit\n"
         "status 1), as does a directory that is missing or holds no table file.\n"
+        "The tables: --dir, else the directories of DTB_PATH (separated by ':'), else ./tablebases.\n"
         "Example: dtb info --dir tablebases");
-    info->add_option("--dir", i->dirs, "Directory holding table files (repeat for several)")->required();
+    info->add_option("--dir", i->dirs, kTableDirsHelp);
     info->add_flag("--json", i->json, "One JSON object: tables, totals");
     info->add_flag("--quick", i->quick, "Check headers and block indexes only, not every block");
     info->callback([i] { run_info(*i); });

@@ -5,12 +5,14 @@
 // words it and writes JSON.
 #include <omp.h>
 
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 
 #include "cli/options.hpp"
 #include "cli/rule_report.hpp"
+#include "cli/table_dirs.hpp"
 #include "probe/tablebase.hpp"
 
 namespace dtb {
@@ -20,7 +22,7 @@ namespace {
 struct RuleReportOptions {
     std::string variant;
     int pieces = 3;
-    std::string dir;
+    std::vector<std::string> dirs;
     int threads = 0;
     bool json = false;
 };
@@ -51,7 +53,11 @@ void print_rows(const std::vector<RuleReportRow>& rows) {
 template <class V>
 void run(const RuleReportOptions& o) {
     if (o.threads > 0) omp_set_num_threads(o.threads);
-    auto tb = probe::Tablebase::open({o.dir}, std::size_t{256} << 20);
+    const std::vector<std::string> names = table_dirs(o.dirs);
+    const std::vector<std::filesystem::path> dirs(names.begin(), names.end());
+    std::string where;
+    for (const std::string& d : names) where += (where.empty() ? "" : ", ") + d;
+    auto tb = probe::Tablebase::open(dirs, std::size_t{256} << 20);
     if (!tb) throw std::runtime_error(tb.error().message);
     // Every WDL table the report reads, before the long solve.
     for (const MaterialSignature& sig : all_signatures(V::id, o.pieces))
@@ -62,12 +68,12 @@ void run(const RuleReportOptions& o) {
         files = files && bool((*tb)->table(V::id, sig, compress::Metric::dtc));
     std::vector<RuleReportRow> rows;
     if (files) {
-        std::cerr << "reading the values under the counts from the .dtc tables in " << o.dir << "...\n";
+        std::cerr << "reading the values under the counts from the .dtc tables in " << where << "...\n";
         rows = rule_report<V>(RuleFiles<V>{probe::DtcTables<V>(**tb)}, **tb, o.pieces);
     } else {
         std::cerr << "solving the values under the counts of every table up to " << o.pieces << " pieces...\n";
         const RuleSolver<V> solver(o.pieces);
-        std::cerr << "comparing with the tables in " << o.dir << "...\n";
+        std::cerr << "comparing with the tables in " << where << "...\n";
         rows = rule_report<V>(solver, **tb, o.pieces);
     }
     if (o.json) {
@@ -89,12 +95,13 @@ void add_rule_report_command(CLI::App& app) {
         "starting afresh) against the values without them: the positions won with unlimited moves but drawn\n"
         "under the counts (count-drawn wins), the losses the counts save, and the longest distance to\n"
         "conversion of a win under the counts (docs/VALUES.md). Needs the WDL tables of the same pieces in\n"
-        "--dir. Reads the .dtc tables when every one is there (dtb gen --dtc); otherwise solves the tables\n"
+        "--dir (default: the directories of DTB_PATH, separated by ':', else ./tablebases). Reads the .dtc\n"
+        "tables when every one is there (dtb gen --dtc); otherwise solves the tables\n"
         "in memory, which takes minutes for Russian 5 pieces or international 4.\n"
         "Example: dtb rule-report --variant russian --pieces 4 --dir tablebases");
     add_variant_option(c, o->variant);
     c->add_option("--pieces", o->pieces, "Every table with up to this many pieces")->check(CLI::Range(2, 6));
-    c->add_option("--dir", o->dir, "Directory holding the WDL tables")->required();
+    c->add_option("--dir", o->dirs, kTableDirsHelp);
     c->add_option("--threads", o->threads, "Threads to use (default: all cores)")->check(CLI::Range(1, 1024));
     c->add_flag("--json", o->json, "Print the report as JSON");
     c->callback([o] { with_variant(variant_from_option(o->variant), [&]<class V>() { run<V>(*o); }); });

@@ -6,7 +6,9 @@
 
 #include "cli/board_svg.hpp"
 #include "cli/options.hpp"
+#include "cli/table_dirs.hpp"
 #include "cli/tables.hpp"
+#include "cli/value_words.hpp"
 #include "rules/notation.hpp"
 
 namespace dtb {
@@ -21,12 +23,6 @@ struct ShowOptions {
     std::vector<std::string> dirs;
     std::string output;
 };
-
-// "wins in 9 plies", "draws", "loses in 12 plies".
-std::string result_words(int value) {
-    if (value == kDraw) return "draws";
-    return std::string(value % 2 == 1 ? "wins" : "loses") + " in " + plies_text(value);
-}
 
 template <class V>
 int value_or_throw(const Tables& tables, const Position<V>& pos) {
@@ -43,38 +39,38 @@ BoardDiagram<V> diagram_for(const ShowOptions& o) {
     const Position<V>& pos = d.position;
     if (!o.move.empty()) d.played = parse_move(pos, o.move);
     d.caption = to_fen(pos) + "  (" + side_name(pos.side_to_move) + " to move)";
-    if (o.dirs.empty()) {
+    // The values only when asked for: tables named, or the best move wanted.
+    if (o.dirs.empty() && !o.best) {
         if (d.played) d.caption += "\nplayed (red): " + move_text(pos, *d.played);
         return d;
     }
-    const Tables tables(o.dirs);
+    const Tables tables(table_dirs(o.dirs));
     const int value = value_or_throw(tables, pos);
-    d.caption += "\n" + std::string(side_name(pos.side_to_move)) + " " + result_words(value);
+    d.caption += "\n" + value_text(value, pos);
     if (o.best) {
         auto best = tables.best(pos);
         if (const auto* e = std::get_if<QueryError>(&best)) throw std::runtime_error(e->message);
-        if (const auto& found = std::get<std::optional<BestMove>>(best)) {
-            d.best = found->move;
-            d.caption += "; best (green): " + move_text(pos, *d.best);
-        }
+        if (const auto& found = std::get<std::optional<BestMove>>(best)) d.best = found->move;
     }
+    const bool same = d.best && d.played && *d.best == *d.played;
+    if (d.best && !same) d.caption += "; best (green): " + move_text(pos, *d.best);
     if (d.played)
-        d.caption += "\nplayed (red): " + move_text(pos, *d.played) + ", which " +
-                     result_words(value_before(value_or_throw(tables, pos.after(*d.played))));
+        d.caption += std::string(same ? "\nplayed and best (blue): " : "\nplayed (red): ") + move_text(pos, *d.played) +
+                     ", which " + result_words(value_before(value_or_throw(tables, pos.after(*d.played))));
     return d;
 }
 
 void run_show(const ShowOptions& o) {
-    if (o.best && o.dirs.empty()) throw InputError("--best needs --dir: the tables that know the best move");
     const std::string svg =
         with_variant(variant_from_option(o.variant), [&]<class V>() { return board_svg(diagram_for<V>(o)); });
     if (o.output.empty() || o.output == "-") {
         std::cout << svg;
         return;
     }
+    errno = 0;
     std::ofstream out(o.output, std::ios::binary);
     out << svg;
-    if (!out.flush()) throw std::runtime_error("cannot write " + o.output);
+    if (!out.flush()) throw std::runtime_error("cannot write " + o.output + os_reason());
 }
 
 }  // namespace
@@ -85,7 +81,10 @@ void add_show_command(CLI::App& app) {
         "show",
         "Draw a position as an SVG board diagram: White at the bottom, the square names of the variant\n"
         "(a-h/1-8 on the 8x8 board, 1-50 on the 10x10), men and kings (a gold ring), the move played as a red\n"
-        "arrow and, with --best, the tables' best move as a green one; with --dir the caption gives the values.\n"
+        "arrow and, with --best, the tables' best move as a green one (one blue arrow when they are the same\n"
+        "move); each piece a move captures is ringed and crossed out in its arrow's colour. With --dir or\n"
+        "--best the caption gives the values; --best without --dir reads the tables of DTB_PATH, else\n"
+        "./tablebases.\n"
         "View it in a browser, or make a PNG: rsvg-convert -o board.png board.svg\n"
         "Examples:\n"
         "  dtb show --variant russian --fen W:WKa1,Kc3,Ke1:BKh8 -o board.svg\n"
@@ -93,8 +92,10 @@ void add_show_command(CLI::App& app) {
     add_variant_option(cmd, o->variant);
     cmd->add_option("--fen", o->fen, "Position in PDN FEN, side to move first")->required();
     cmd->add_option("--move", o->move, "A move to draw as played (red arrow), in any notation dtb reads");
-    cmd->add_flag("--best", o->best, "Draw the tables' best move (green arrow); needs --dir");
-    cmd->add_option("--dir", o->dirs, "Directory holding the .wdl and .dtw files, for the values (repeat for several)");
+    cmd->add_flag("--best", o->best,
+                  "Draw the tables' best move (green arrow), from the tables of --dir or the default");
+    cmd->add_option("--dir", o->dirs,
+                    std::string(kTableDirsHelp) + ". Without --dir and --best no tables are read: no values");
     cmd->add_option("-o,--output", o->output, "SVG file to write (default: standard output)");
     cmd->callback([o] { run_show(*o); });
 }

@@ -91,6 +91,23 @@ void check_position(const Position<V>& pos) {
 
 namespace {
 
+// Why `text` names no square of V's board. A light square of an algebraic
+// board is said to be one: a1..h8 names it, but no piece stands there.
+template <class V>
+std::string not_a_square(std::string_view text) {
+    using Board = typename V::Board;
+    if constexpr (V::algebraic_notation) {
+        if (text.size() >= 2 && text.size() <= 3) {
+            const int file = std::tolower(static_cast<unsigned char>(text[0])) - 'a';
+            const auto rank = parse_number(text.substr(1));
+            if (file >= 0 && file < Board::width && rank && *rank >= 1 && *rank <= Board::width)
+                return quoted(text) + " is a light square of the " + std::string(V::name) +
+                       " board; pieces stand on the dark squares";
+        }
+    }
+    return "not a square of the " + std::string(V::name) + " board: " + quoted(text);
+}
+
 // Reads one PDN FEN: the side to move, then ':'-separated sections, each a
 // colour's list of squares ("W" or "B" and [K]square or [K]square-square
 // items separated by ',') or a move counter ("H" or "F" and a number) that
@@ -179,12 +196,12 @@ private:
         const std::size_t dash = item.find('-');
         const std::string_view first_text = item.substr(0, dash);
         const auto first = parse_square<V>(first_text);
-        if (!first) throw fail(at, "not a square of the " + std::string(V::name) + " board: " + quoted(first_text));
+        if (!first) throw fail(at, not_a_square<V>(first_text));
         Square last = Board::square_of(*first);
         if (dash != std::string_view::npos) {
             const std::string_view last_text = item.substr(dash + 1);
             const auto last_bit = parse_square<V>(last_text);
-            if (!last_bit) throw fail(at + dash + 1, "not a square: " + quoted(last_text));
+            if (!last_bit) throw fail(at + dash + 1, not_a_square<V>(last_text));
             last = Board::square_of(*last_bit);
             if (last < Board::square_of(*first)) throw fail(at, "range " + quoted(item) + " runs backwards");
         }
@@ -265,7 +282,8 @@ std::vector<BitIndex> written_squares(const CaptureRoute& route) {
 template <class V>
 std::string route_text(const CaptureRoute& route) {
     std::string text;
-    for (BitIndex sq : written_squares<V>(route)) text += (text.empty() ? "" : ":") + square_name<V>(sq);
+    for (BitIndex sq : written_squares<V>(route))
+        text += (text.empty() ? std::string() : std::string(1, capture_mark<V>())) + square_name<V>(sq);
     return text;
 }
 
@@ -281,7 +299,7 @@ std::string move_text(const Position<V>& pos, const Move& m) {
     // beside d2:h6:f8:c5:a7 and d2:g5:e7:c5:a7; "in such positions the full
     // record is required").
     const auto same_piece = [&](const Move& other) { return other.from == m.from; };
-    if (std::count_if(moves.begin(), moves.end(), same_piece) <= 1) return from + ":" + to;
+    if (std::count_if(moves.begin(), moves.end(), same_piece) <= 1) return from + capture_mark<V>() + to;
     for (const CaptureRoute& route : MoveGenerator<V>::capture_routes(pos))
         if (route.move == m) return route_text<V>(route);
     throw InputError("move_text: not a legal move here");
@@ -351,7 +369,12 @@ std::string board_diagram(const Position<V>& pos) {
     using Board = typename V::Board;
     std::ostringstream out;
     for (int rank = Board::width; rank >= 1; --rank) {
-        out << (rank < 10 ? " " : "") << rank << " ";
+        if constexpr (V::algebraic_notation) {
+            out << (rank < 10 ? " " : "") << rank << " ";
+        } else {  // the row's first and last numbers: " 1- 5" .. "46-50"
+            const int first = (Board::width - rank) * Board::per_row + 1, last = first + Board::per_row - 1;
+            out << (first < 10 ? " " : "") << first << '-' << (last < 10 ? " " : "") << last << " ";
+        }
         for (int file = 0; file < Board::width; ++file) {
             const std::optional<Square> sq = Board::square_at(file, rank);
             char c = '.';
@@ -367,9 +390,12 @@ std::string board_diagram(const Position<V>& pos) {
         }
         out << '\n';
     }
-    out << "   ";
-    for (int file = 0; file < Board::width; ++file) out << ' ' << char('a' + file);
-    out << "\n" << (pos.side_to_move == White ? "White" : "Black") << " to move\n";
+    if constexpr (V::algebraic_notation) {
+        out << "   ";
+        for (int file = 0; file < Board::width; ++file) out << ' ' << char('a' + file);
+        out << '\n';
+    }
+    out << (pos.side_to_move == White ? "White" : "Black") << " to move\n";
     return out.str();
 }
 

@@ -48,9 +48,19 @@ std::string to_fen(const Position<V>& pos);
 template <class V>
 void check_position(const Position<V>& pos);
 
-// The text of `m`, a legal move of `pos`: "c3-d4", "c3:e5", and the turning
-// squares where the same piece has more than one capture (rule 2.1.6.2,
-// diagram 8; docs/RULES.md 1.5): "d2:h6:f8:c5:a7", "d2:g5:d8:a5".
+// The mark between the squares of a capture: ':' where squares are written
+// a1..h8 (Russian records write c3:e5), 'x' where they are numbered (PDN
+// and the players of international draughts write 32x14). A plain move is
+// always written with '-'. parse_move reads '-', ':' and 'x' alike.
+inline constexpr char kNumericCaptureMark = 'x';
+template <class V>
+constexpr char capture_mark() {
+    return V::algebraic_notation ? ':' : kNumericCaptureMark;
+}
+
+// The text of `m`, a legal move of `pos`: "c3-d4", "c3:e5", "32x14", and the
+// turning squares where the same piece has more than one capture (rule
+// 2.1.6.2, diagram 8; docs/RULES.md 1.5): "d2:h6:f8:c5:a7", "d2:g5:d8:a5".
 template <class V>
 std::string move_text(const Position<V>& pos, const Move& m);
 
@@ -64,7 +74,10 @@ std::string route_text(const CaptureRoute& route);
 template <class V>
 Move parse_move(const Position<V>& pos, std::string_view text);
 
-// Renders the board as text, Black at the top (for people, not programs).
+// Renders the board as text, Black at the top (for people, not programs),
+// labelled in the variant's notation: files a.. and ranks 1.. for an
+// algebraic board, each row's first and last square number ("46-50") for a
+// numbered one.
 template <class V>
 std::string board_diagram(const Position<V>& pos);
 

@@ -63,3 +63,14 @@ echo
 echo "Answer: in Russian checkers, with three kings to move against a lone king," \
   "$(commas "$won") of $(commas "$positions") positions are won and the longest win takes $longest moves," \
   "$verdict (with the lone king to move, $(commas "$lone_lost") positions are lost, the longest in $lone_longest moves)."
+
+# The commands that read tables look in ./tablebases when neither --dir nor
+# DTB_PATH names the directories (dtb probe --help).
+echo
+if [ "$dir" = tablebases ] && [ -z "${DTB_PATH:-}" ]; then
+  echo "The tables are in tablebases/: run here, dtb finds them without --dir, as in"
+  echo "  $dtb probe --variant russian --fen $fen"
+  echo "and from anywhere with: export DTB_PATH=$(pwd)/tablebases"
+else
+  echo "The tables are in $dir/: give --dir $dir, or export DTB_PATH=$(cd "$dir" && pwd)"
+fi

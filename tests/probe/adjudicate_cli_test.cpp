@@ -129,7 +129,6 @@ TEST(AdjudicateCli, BadInputIsStatusTwo) {
              "adjudicate " + kDemo + " --moves-played -1" + dir,
              "adjudicate " + kDemo + " --moves-played 2 --king-moves -3" + dir,
              "adjudicate " + kDemo + dir,                                               // no --moves-played
-             "adjudicate " + kDemo + " --moves-played 3",                               // no --dir
              "adjudicate --variant russian --moves-played 3" + dir,                     // nothing to adjudicate
              "adjudicate " + kDemo + " --moves-played 3 --pdn x.pdn" + dir,             // two things
              "adjudicate --variant international --pdn " + games("russian_games.pdn"),  // moves of the other board
@@ -139,6 +138,10 @@ TEST(AdjudicateCli, BadInputIsStatusTwo) {
         EXPECT_EQ(r.status, 2) << args << "\n" << r.out << r.err;
         EXPECT_FALSE(r.err.empty()) << args;
     }
+    const ScratchDir nowhere;  // no --dir, no DTB_PATH, no ./tablebases
+    const Output no_dir = dtb_at(nowhere.path(), std::nullopt, "adjudicate " + kDemo + " --moves-played 3");
+    EXPECT_EQ(no_dir.status, 2) << no_dir.err;
+    EXPECT_NE(no_dir.err.find("DTB_PATH"), std::string::npos) << no_dir.err;
 }
 
 TEST(AdjudicateCli, MissingTableIsStatusOne) {

@@ -5,10 +5,13 @@
 // piece found on its square.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <tuple>
 
 #include "tests/probe/cli_json.hpp"
 #include "tests/probe/cli_support.hpp"
@@ -265,6 +268,163 @@ TEST(AnalyzeCli, DamagedTableIsStatusOne) {
     EXPECT_NE(first["tables_error"].get<std::string>().find("russian-KvKKK.wdl"), std::string::npos) << first;
 }
 
+// A record that goes on after a move-count rule ended the game: the end
+// is said once, and the moves after it are not evaluated as if play went
+// on (no value, no count beyond its limit, no turning point).
+TEST(AnalyzeCli, MovesAfterTheGameEndedAreNotAnalysed) {
+    const Output r = dtb("analyze " + games("russian_after_the_end.pdn") + " --variant russian --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("16 of 15 moves"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("16... h8-g7  "), std::string::npos) << r.out;  // no line of its own with a value
+    for (const char* part :
+         {"  16. b8-a7             Black draws   [2.1.9.1.4: 15 of 15 moves]\n"
+          "    == draw by rule 2.1.9.1.4: ",
+          "  The game is drawn by rule 2.1.9.1.4 at move 16 (White); the record goes on for 3 plies, "
+          "played after the end and not analysed: 16... h8-g7 17. a7-b8 g7-h8\n"})
+        EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+
+    const Output j =
+        dtb("analyze " + games("russian_after_the_end.pdn") + " --variant russian --json --dir " + tables());
+    ASSERT_EQ(j.status, 0) << j.err;
+    const auto lines = json_lines(j.out);
+    ASSERT_EQ(lines.size(), 2u) << j.out;
+    const Json& g = lines[0];
+    EXPECT_EQ(g["draw_by_rule"], "2.1.9.1.4");  // as before
+    EXPECT_EQ(g["turning_points"], 2);
+    EXPECT_EQ(g["game_end"], (Json{{"by", "draw_by_rule"},
+                                   {"rule", "2.1.9.1.4"},
+                                   {"ply", 31},
+                                   {"move_number", 16},
+                                   {"side", "white"},
+                                   {"plies_after", 3},
+                                   {"text", "drawn by rule 2.1.9.1.4 at move 16 (White)"}}));
+    const Json& moves = g["moves"];
+    ASSERT_EQ(moves.size(), 33u);  // plies 2 to 34: every ply of the record from the tables on
+    for (const Json& m : moves) {
+        const bool after = m["ply"].get<int>() > 31;
+        EXPECT_EQ(m["after_game_end"].get<bool>(), after) << m;
+        if (!after) continue;
+        EXPECT_TRUE(m["value"].is_null()) << m;
+        EXPECT_TRUE(m["counts"].empty()) << m;
+        EXPECT_TRUE(m["turning_point"].is_null()) << m;
+        EXPECT_TRUE(m["draw_by_rule"].is_null()) << m;
+    }
+    EXPECT_EQ(moves[29]["draw_by_rule"]["rule"], "2.1.9.1.4");  // ply 31 ends it
+
+    // --pdn-out: the comments stop at the end, and say so once.
+    const ScratchDir dir;
+    const std::string out = (dir / "annotated.pdn").string();
+    ASSERT_EQ(dtb("analyze " + games("russian_after_the_end.pdn") + " --variant russian --pdn-out " + quote(out) +
+                  " --dir " + tables())
+                  .status,
+              0);
+    std::string pdn = slurp(out);
+    std::replace(pdn.begin(), pdn.end(), '\n', ' ');  // the writer breaks lines at 80 columns
+    EXPECT_NE(pdn.find("b8-a7 {Black draws [2.1.9.1.4: 15 of 15 moves]. draw by rule 2.1.9.1.4: the game ended here}"),
+              std::string::npos)
+        << pdn;
+    EXPECT_NE(pdn.find("h8-g7 {played after the game had ended}"), std::string::npos) << pdn;
+    EXPECT_EQ(pdn.find("16 of 15"), std::string::npos) << pdn;
+}
+
+// A record that ends with the side to move unable to move says who won,
+// in words, not "loses in 0 plies".
+TEST(AnalyzeCli, NoMoveLeftSaysWhoWon) {
+    const Output r = dtb("analyze " + games("russian_after_the_end.pdn") + " --variant russian --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("in 0 plies"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  1... h4-g3            White has no move: Black has won\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("; after move 1 (Black), White has no move: Black has won.\n"), std::string::npos) << r.out;
+    const auto lines = json_lines(
+        dtb("analyze " + games("russian_after_the_end.pdn") + " --variant russian --json --dir " + tables()).out);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_TRUE(lines[0]["game_end"]["by"] == "draw_by_rule");
+    EXPECT_EQ(lines[1]["game_end"], Json::parse(R"({"by":"no_move","ply":1,"loser":"white","winner":"black",)"
+                                                R"("text":"White has no move: Black has won"})"));
+    // The value stays as it was: a loss in 0 plies for the side to move.
+    EXPECT_EQ(lines[1]["moves"][0]["value"]["wdl"], "loss");
+    EXPECT_EQ(lines[1]["moves"][0]["value"]["dtw"], 0);
+    EXPECT_TRUE(lines[0]["game_end"].is_object());
+    // A game that does neither has no end.
+    const Output i =
+        dtb("analyze " + games("international_endgame.pdn") + " --variant international --json --dir " + tables());
+    EXPECT_TRUE(Json::parse(i.out)["game_end"].is_null()) << i.out;
+}
+
+// The variant from the file's GameType tag when --variant is not given; a
+// clear error when neither names one, or when they disagree.
+TEST(AnalyzeCli, VariantFromTheGameTypeTag) {
+    const Output told = dtb("analyze " + games("russian_endgame.pdn") + " --variant russian --json --dir " + tables());
+    const Output found = dtb("analyze " + games("russian_endgame.pdn") + " --json --dir " + tables());
+    EXPECT_EQ(found.status, 2) << found.err;  // game 3 cannot be read, as with --variant
+    EXPECT_EQ(found.out, told.out);
+    const Output i = dtb("analyze " + games("international_endgame.pdn") + " --dir " + tables());
+    ASSERT_EQ(i.status, 0) << i.err;
+    EXPECT_NE(i.out.find("1. 7-29"), std::string::npos) << i.out;
+
+    const Output both = dtb("analyze " + games("international_endgame.pdn") + " --variant russian --dir " + tables());
+    EXPECT_EQ(both.status, 2);
+    EXPECT_EQ(both.out, "");
+    for (const char* part : {"--variant russian disagrees with the file", "line 4: [GameType \"20\"] is international",
+                             "give --variant international"})
+        EXPECT_NE(both.err.find(part), std::string::npos) << part << "\n" << both.err;
+
+    const Output neither = dtb("analyze " + games("no_game_type.pdn") + " --dir " + tables());
+    EXPECT_EQ(neither.status, 2);
+    for (const char* part : {"no GameType tag", "give --variant russian, international or brazilian"})
+        EXPECT_NE(neither.err.find(part), std::string::npos) << part << "\n" << neither.err;
+    EXPECT_EQ(dtb("analyze " + games("no_game_type.pdn") + " --variant international --dir " + tables()).status, 0);
+
+    // dtb adjudicate --pdn reads the variant the same way.
+    const Output a = dtb("adjudicate --json --pdn " + games("international_endgame.pdn"));
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_EQ(Json::parse(a.out)["plies"], 5);
+    EXPECT_EQ(dtb("adjudicate --pdn " + games("no_game_type.pdn")).status, 2);
+    EXPECT_EQ(dtb("adjudicate --dir " + tables() + " --fen W:WKa1:BKh8 --moves-played 1").status, 2);
+}
+
+// A file that cannot be read says why, in the system's words.
+TEST(AnalyzeCli, UnreadableFileSaysWhy) {
+    for (const char* command :
+         {"analyze /nonexistent/games.pdn --variant russian --dir ", "analyze /nonexistent/games.pdn --dir ",
+          "adjudicate --pdn /nonexistent/games.pdn --dir "}) {
+        const Output r = dtb(command + tables());
+        EXPECT_EQ(r.status, 1) << command;
+        EXPECT_NE(r.err.find("cannot read /nonexistent/games.pdn: No such file or directory"), std::string::npos)
+            << command << "\n"
+            << r.err;
+    }
+    const ScratchDir dir;
+    const Output w = dtb("analyze " + games("international_endgame.pdn") + " --pdn-out " +
+                         quote((dir / "no" / "such" / "dir.pdn").string()) + " --dir " + tables());
+    EXPECT_EQ(w.status, 1);
+    EXPECT_NE(w.err.find("dir.pdn: No such file or directory"), std::string::npos) << w.err;
+}
+
+// Numbered captures are written with x, as PDN writes them, however the
+// record wrote them (the reader takes ':' and 'x' alike).
+TEST(AnalyzeCli, NumberedCapturesWithX) {
+    const Output r = dtb("analyze " + games("international_captures.pdn") + " --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("  1. 28x19              Black loses in 2 plies\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  1... 5x28             White wins in 1 ply\n"), std::string::npos) << r.out;
+    const Output j = dtb("analyze " + games("international_captures.pdn") + " --json --dir " + tables());
+    ASSERT_EQ(j.status, 0) << j.err;
+    EXPECT_EQ(Json::parse(j.out)["moves"][0]["move"], "28x19");
+    EXPECT_EQ(Json::parse(j.out)["moves"][1]["move"], "5x28");
+    const ScratchDir dir;
+    const std::string out = (dir / "annotated.pdn").string();
+    ASSERT_EQ(dtb("analyze " + games("international_captures.pdn") + " --pdn-out " + quote(out) + " --dir " + tables())
+                  .status,
+              0);
+    const std::string pdn = slurp(out);
+    EXPECT_NE(pdn.find("1. 28x19 "), std::string::npos) << pdn;
+    EXPECT_NE(pdn.find(" 5x28 "), std::string::npos) << pdn;
+    const Output a = dtb("adjudicate --json --pdn " + quote(out));
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_EQ(Json::parse(a.out)["plies"], 2);
+}
+
 TEST(AnalyzeCli, HelpTeaches) {
     for (const char* command : {"analyze --help", "show --help"}) {
         const Output help = dtb(command);
@@ -276,8 +436,12 @@ TEST(AnalyzeCli, HelpTeaches) {
 }
 
 TEST(AnalyzeCli, BadInput) {
-    EXPECT_EQ(dtb("analyze --variant russian --dir " + tables()).status, 2);                     // no file
-    EXPECT_EQ(dtb("analyze " + games("russian_endgame.pdn") + " --variant russian").status, 2);  // no --dir
+    EXPECT_EQ(dtb("analyze --variant russian --dir " + tables()).status, 2);  // no file
+    const ScratchDir nowhere;                                                 // no --dir, no DTB_PATH, no ./tablebases
+    const Output no_dir =
+        dtb_at(nowhere.path(), std::nullopt, "analyze " + games("russian_endgame.pdn") + " --variant russian");
+    EXPECT_EQ(no_dir.status, 2);
+    EXPECT_NE(no_dir.err.find("DTB_PATH"), std::string::npos) << no_dir.err;
     EXPECT_EQ(dtb("analyze /nonexistent/games.pdn --variant russian --dir " + tables()).status, 1);
     EXPECT_EQ(
         dtb("analyze " + games("russian_endgame.pdn") + " --variant russian --encoding koi8 --dir " + tables()).status,
@@ -329,11 +493,93 @@ TEST(ShowCli, ValueAndBestMoveFromTheTables) {
     EXPECT_TRUE(well_formed_xml(svg, elements));
 }
 
+// The best move and the move played are one arrow when they are the same
+// move, marked as both; without --best or when they differ, their own.
+TEST(ShowCli, SameMovePlayedAndBestIsOneArrowMarkedAsBoth) {
+    const Output r = dtb("show --variant russian --fen W:WKb6,Kd6,Ke1:BKh6 --move e1-c3 --best --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<Element> elements;
+    ASSERT_TRUE(well_formed_xml(r.out, elements));
+    std::vector<std::string> arrows;
+    for (const Element& e : elements)
+        if (e.name == "polyline") arrows.push_back(e.attributes.at("class"));
+    EXPECT_EQ(arrows, std::vector<std::string>{"played-move best-move"});
+    EXPECT_NE(r.out.find("played and best (blue): e1-c3, which wins in 15 plies"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("best (green)"), std::string::npos) << r.out;
+}
+
+// Every piece a move captures is crossed out, named by its square and
+// whose move takes it.
+TEST(ShowCli, CapturedPiecesAreMarked) {
+    const auto captured = [](const std::string& svg) {
+        std::vector<Element> elements;
+        EXPECT_TRUE(well_formed_xml(svg, elements));
+        std::map<std::string, std::string> marks;
+        for (const Element& e : elements)
+            if (e.attributes.count("class") && e.attributes.at("class") == "captured")
+                marks[e.attributes.at("data-square")] = e.attributes.at("data-by");
+        return marks;
+    };
+    const Output played = dtb("show --variant international --fen W:W28,K46:B23,K5 --move 28x19");
+    ASSERT_EQ(played.status, 0) << played.err;
+    EXPECT_EQ(captured(played.out), (std::map<std::string, std::string>{{"23", "played"}}));
+    const Output both =
+        dtb("show --variant international --fen W:W28,K46:B23,K5 --move 28:19 --best --dir " + tables());
+    ASSERT_EQ(both.status, 0) << both.err;
+    EXPECT_EQ(captured(both.out), (std::map<std::string, std::string>{{"23", "played best"}}));
+    // A king's capture of two pieces, best move beside another played.
+    const Output two = dtb("show --variant russian --fen W:Wc3,e3,Kh2:Bd6,f6,Ka7 --move h2:b8");
+    ASSERT_EQ(two.status, 0) << two.err;
+    const auto marks = captured(two.out);
+    EXPECT_EQ(marks.size(), 1u) << two.out;  // h2:b8 takes one piece, on its way
+    for (const auto& [square, by] : marks) EXPECT_EQ(by, "played") << square;
+}
+
+// The caption follows the board: under a 10x10 board, which has its
+// numbers on the squares, no empty row is kept for file letters.
+TEST(ShowCli, NoBlankBandUnderTheBoard) {
+    const auto layout = [](const std::string& svg) {
+        std::vector<Element> elements;
+        EXPECT_TRUE(well_formed_xml(svg, elements));
+        double height = 0, first_caption = 0, last_caption = 0, letters = 0;
+        for (const Element& e : elements) {
+            if (e.name == "svg") height = std::stod(e.attributes.at("height"));
+            if (e.name != "text" || !e.attributes.count("font-size")) continue;
+            const double y = std::stod(e.attributes.at("y"));
+            if (e.attributes.at("font-size") == "14") {
+                if (first_caption == 0) first_caption = y;
+                last_caption = y;
+            }
+            if (e.attributes.at("font-size") == "13") letters = std::max(letters, y);
+        }
+        return std::tuple{height, first_caption, last_caption, letters};
+    };
+    // 10x10: the board ends at 24 + 500.
+    const auto [h10, first10, last10, letters10] = layout(dtb("show --variant international --fen W:W31:B20").out);
+    EXPECT_EQ(letters10, 0);
+    EXPECT_LE(first10 - 524, 20) << "a band between the board and its caption";
+    EXPECT_LE(h10 - last10, 16) << "a band under the caption";
+    // 8x8: the file letters under the board, then the caption.
+    const auto [h8, first8, last8, letters8] = layout(dtb("show --variant russian --fen W:Wc3:Bd6").out);
+    EXPECT_GT(letters8, 424);
+    EXPECT_GT(first8 - 14, letters8);
+    EXPECT_LE(h8 - last8, 16);
+}
+
+// A position with no move: the caption says so in words.
+TEST(ShowCli, NoMoveInWords) {
+    const Output r = dtb("show --variant russian --fen W:Wh2:Bg3,f4 --dir " + tables());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("White has no move: Black has won"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("in 0 plies"), std::string::npos) << r.out;
+}
+
 TEST(ShowCli, BadInput) {
     EXPECT_EQ(dtb("show --variant russian --fen W:Wz9:Bd6").status, 2);
     EXPECT_EQ(dtb("show --variant russian --fen W:Wc3:Bd6 --move c3-b4 --move-x").status, 2);
     EXPECT_EQ(dtb("show --variant russian --fen W:Wc3:Bd6 --move a1-b2").status, 2);
-    EXPECT_EQ(dtb("show --variant russian --fen W:Wc3:Bd6 --best").status, 2);  // --best needs --dir
+    const ScratchDir nowhere;  // --best needs tables: no --dir, no DTB_PATH, no ./tablebases
+    EXPECT_EQ(dtb_at(nowhere.path(), std::nullopt, "show --variant russian --fen W:Wc3:Bd6 --best").status, 2);
 }
 
 }  // namespace

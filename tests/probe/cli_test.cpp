@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -75,7 +76,85 @@ TEST(Cli, InternationalNumbers) {
     ASSERT_EQ(r.status, 0) << r.err;
     const Json j = Json::parse(r.out);
     EXPECT_EQ(j["fen"], "W:W28,K46:BK5,23");
-    EXPECT_EQ(j["best_move"], "28:19");
+    EXPECT_EQ(j["best_move"], "28x19");  // PDN writes numbered captures with x
+    const Output text = dtb("probe --variant international --dir " + small() + " --fen W:W28,K46:B23,K5");
+    EXPECT_NE(text.out.find("Best move: 28x19\n"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("Line:      1. 28x19 "), std::string::npos) << text.out;
+}
+
+// Captures in numbered notation are written with x (32x23) by every
+// command that writes moves, algebraic ones with ':' (c3:e5); both are read.
+TEST(Cli, NumberedCapturesAreWrittenWithX) {
+    const Output moves = dtb("moves --variant international --fen W:W32,K46:B28,K5 --json");
+    ASSERT_EQ(moves.status, 0) << moves.err;
+    EXPECT_EQ(Json::parse(moves.out)["moves"], Json::parse(R"(["32x23"])"));
+    // Every capture route in full, its turning squares marked with x too.
+    const Output keep = dtb("moves --variant international --fen W:WK37:B21,22,31,32 --duplicates keep --json");
+    ASSERT_EQ(keep.status, 0) << keep.err;
+    EXPECT_EQ(Json::parse(keep.out)["moves"],
+              Json::parse(R"(["37x26x17x28x37", "37x26x17x28x41", "37x26x17x28x46", "37x28x17x26x37",)"
+                          R"( "37x28x17x26x42", "37x28x17x26x48"])"));
+    const Output two = dtb("moves --variant international --fen W:WK20:B8,23,24,37 --json");
+    EXPECT_EQ(Json::parse(two.out)["moves"], Json::parse(R"(["20x29x12x3", "20x42x26x3"])")) << two.out;
+    const Output perft = dtb("perft --variant international --fen W:W32,K46:B28,K5 --depth 1 --divide --json");
+    EXPECT_EQ(Json::parse(perft.out)["divide"][0]["move"], "32x23") << perft.out;
+    const Output russian = dtb("moves --variant russian --fen W:Wc3:Bd4 --json");
+    EXPECT_EQ(Json::parse(russian.out)["moves"], Json::parse(R"(["c3:e5"])"));
+    for (const char* written : {"32x23", "32:23", "32-23", "32X23"}) {
+        const Output shown = dtb(std::string("show --variant international --fen W:W32,K46:B28,K5 --move ") + written);
+        EXPECT_EQ(shown.status, 0) << written << "\n" << shown.err;
+        EXPECT_NE(shown.out.find("played (red): 32x23"), std::string::npos) << written;
+    }
+}
+
+// A 10x10 board as text is labelled with its square numbers, as everything
+// else writes them, not with files a-j.
+TEST(Cli, InternationalBoardLabelledWithNumbers) {
+    const Output r = dtb("moves --variant international --fen W:W32,K46:B28,K5");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.rfind(" 1- 5    .   .   .   .   B\n 6-10  .   .   .   .   .  \n", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\n31-35    .   w   .   .   .\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\n46-50  W   .   .   .   .  \nWhite to move\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(" a b c"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("1 legal move:\n  32x23\n"), std::string::npos) << r.out;
+    // The 8x8 boards keep their files and ranks.
+    const Output russian = dtb("moves --variant russian --fen W:Wc3:Bd4,f6");
+    EXPECT_NE(russian.out.find("\n    a b c d e f g h\n"), std::string::npos) << russian.out;
+    EXPECT_EQ(russian.out.rfind(" 8    .   .   .   .\n", 0), 0u) << russian.out;
+}
+
+// A light square of an algebraic board is called one.
+TEST(Cli, LightSquareInAFen) {
+    const Output r = dtb("moves --variant russian --fen W:Wa8:Bh8");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("'a8' is a light square of the russian board; pieces stand on the dark squares"),
+              std::string::npos)
+        << r.err;
+    const Output off = dtb("moves --variant russian --fen W:Wi9:Bh8");
+    EXPECT_EQ(off.status, 2);
+    EXPECT_NE(off.err.find("not a square of the russian board: 'i9'"), std::string::npos) << off.err;
+    const Output range_end = dtb("moves --variant international --fen W:W31-51:B1");
+    EXPECT_NE(range_end.err.find("not a square of the international board: '51'"), std::string::npos) << range_end.err;
+}
+
+// dtb info names each file's metric by its extension: .dtc files are dtc.
+TEST(Cli, InfoLabelsDtcFiles) {
+    const ScratchDir dir;
+    const Output gen = dtb("gen --variant russian --only KvK --dtc --dir " + quote(dir.path().string()));
+    ASSERT_EQ(gen.status, 0) << gen.err;
+    const Output r = dtb("info --json --dir " + quote(dir.path().string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    std::map<std::string, std::string> metrics;
+    for (const Json& t : j["tables"])
+        metrics[std::filesystem::path(t["file"].get<std::string>()).extension().string()] = t["metric"];
+    EXPECT_EQ(metrics, (std::map<std::string, std::string>{{".dtc", "dtc"}, {".dtw", "dtw"}, {".wdl", "wdl"}}));
+    std::set<std::string> totals;
+    for (const Json& t : j["totals"]) totals.insert(t["metric"].get<std::string>());
+    EXPECT_EQ(totals, (std::set<std::string>{"dtc", "dtw", "wdl"}));
+    const Output text = dtb("info --dir " + quote(dir.path().string()));
+    EXPECT_NE(text.out.find("russian        KvK         dtc"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("total russian       dtc"), std::string::npos) << text.out;
 }
 
 TEST(Cli, BadFenIsExitTwo) {
