@@ -89,8 +89,11 @@ std::string square_name(int variant, int sq) {
     return std::string{static_cast<char>('a' + col)} + std::to_string(g.size - row);
 }
 
+// Captures as each notation writes them: "c3:e5" on an algebraic board,
+// "28x19" in numbers (PDN).
 std::string move_text(int variant, const Move& m) {
-    return square_name(variant, m.from) + (m.is_capture() ? ":" : "-") + square_name(variant, m.to);
+    const char* capture = Geometry::of(variant).algebraic ? ":" : "x";
+    return square_name(variant, m.from) + (m.is_capture() ? capture : "-") + square_name(variant, m.to);
 }
 
 }  // namespace engine

@@ -65,7 +65,7 @@ Position after(const Position& pos, const Move& m);
 dtb_position to_dtb(const Position& pos, int variant);
 Position from_dtb(const dtb_position& pos);
 
-// "c3-d4", "c3:e5" (Russian, algebraic) or "32-28", "28:19" (international):
+// "c3-d4", "c3:e5" (Russian, algebraic) or "32-28", "28x19" (international):
 // start and end only; the captured squares are in the JSON output.
 std::string square_name(int variant, int sq);
 std::string move_text(int variant, const Move& m);

@@ -331,7 +331,7 @@ TEST(Moves, InternationalNotation) {
     ASSERT_EQ(dtb_best_move(tb, &pos, &m, &v), DTB_OK) << tb.error();
     EXPECT_EQ(m.n_captured, 1);
     EXPECT_EQ(m.captured[0], 23);
-    EXPECT_STREQ(m.text, "28:19");
+    EXPECT_STREQ(m.text, "28x19");
 }
 
 TEST(Moves, IllegalMoveIsRefused) {

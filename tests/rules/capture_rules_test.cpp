@@ -29,8 +29,8 @@ TEST(MenCapture, ForwardAndBackwardRussian) {
 
 TEST(MenCapture, ForwardAndBackwardInternational) {
     // 28 (e5) takes 22 (d6, forward for White) or 33 (f4, backward).
-    EXPECT_EQ(move_texts<International>("W:W28:B22,33"), (Texts{"28:17", "28:39"}));
-    EXPECT_EQ(move_texts<International>("B:W22,33:B28"), (Texts{"28:17", "28:39"}));
+    EXPECT_EQ(move_texts<International>("W:W28:B22,33"), (Texts{"28x17", "28x39"}));
+    EXPECT_EQ(move_texts<International>("B:W22,33:B28"), (Texts{"28x17", "28x39"}));
 }
 
 // --- Capturing is compulsory (2.1.5.3) ---
@@ -47,7 +47,7 @@ TEST(CompulsoryCapture, NoQuietMoveBesideACaptureRussian) {
 
 TEST(CompulsoryCapture, NoQuietMoveBesideACaptureInternational) {
     // 46 and the king on 50 could move; 37 must take 32.
-    EXPECT_EQ(move_texts<International>("W:W37,46,K50:B32"), (Texts{"37:28"}));
+    EXPECT_EQ(move_texts<International>("W:W37,46,K50:B32"), (Texts{"37x28"}));
     EXPECT_EQ(MoveGenerator<International>::count(parse_fen<International>("W:W37,46,K50:B32")), 1);
 }
 
@@ -61,8 +61,8 @@ TEST(CompleteSequence, ManMustGoOnRussian) {
 }
 
 TEST(CompleteSequence, ManMustGoOnInternational) {
-    EXPECT_EQ(move_texts<International>("W:W47:B32,42"), (Texts{"47:27"}));
-    EXPECT_EQ(route_texts<International>("W:W47:B32,42"), (Texts{"47:38:27"}));
+    EXPECT_EQ(move_texts<International>("W:W47:B32,42"), (Texts{"47x27"}));
+    EXPECT_EQ(route_texts<International>("W:W47:B32,42"), (Texts{"47x38x27"}));
 }
 
 // --- Flying king: captures at a distance, lands on any empty square beyond
@@ -79,8 +79,8 @@ TEST(FlyingKing, ChoiceOfLandingSquaresRussian) {
 }
 
 TEST(FlyingKing, ChoiceOfLandingSquaresInternational) {
-    EXPECT_EQ(move_texts<International>("W:WK46:B28"), (Texts{"46:10", "46:14", "46:19", "46:23", "46:5"}));
-    EXPECT_EQ(move_texts<International>("W:W14,K46:B28"), (Texts{"46:19", "46:23"}));
+    EXPECT_EQ(move_texts<International>("W:WK46:B28"), (Texts{"46x10", "46x14", "46x19", "46x23", "46x5"}));
+    EXPECT_EQ(move_texts<International>("W:W14,K46:B28"), (Texts{"46x19", "46x23"}));
     EXPECT_EQ(move_texts<International>("W:WK46:B32,37"), (Texts{"46-41"}));
 }
 
@@ -94,7 +94,7 @@ TEST(KingLanding, MustLandWhereItCanGoOnRussian) {
 }
 
 TEST(KingLanding, MustLandWhereItCanGoOnInternational) {
-    EXPECT_EQ(move_texts<International>("W:WK46:B33,37"), (Texts{"46:28:39", "46:28:44", "46:28:50"}));
+    EXPECT_EQ(move_texts<International>("W:WK46:B33,37"), (Texts{"46x28x39", "46x28x44", "46x28x50"}));
 }
 
 // --- Turkish strike (2.1.5.9, 2.1.5.17): captured pieces stay on the board
@@ -113,7 +113,7 @@ TEST(TurkishStrike, CapturedPieceBlocksTheDiagonalRussian) {
 TEST(TurkishStrike, CapturedPieceBlocksTheDiagonalInternational) {
     // The same picture on 47 (c1), 38 (e3), 23 (f6), 22 (d6), 32 (d4); the
     // majority rule keeps only the three-piece routes.
-    EXPECT_EQ(move_texts<International>("W:WK47:B22,23,32,38"), (Texts{"47:29:18:27", "47:29:18:31", "47:29:18:36"}));
+    EXPECT_EQ(move_texts<International>("W:WK47:B22,23,32,38"), (Texts{"47x29x18x27", "47x29x18x31", "47x29x18x36"}));
 }
 
 TEST(TurkishStrike, NoPieceIsTakenTwiceRussian) {
@@ -128,8 +128,8 @@ TEST(TurkishStrike, NoPieceIsTakenTwiceRussian) {
 
 TEST(TurkishStrike, NoPieceIsTakenTwiceInternational) {
     EXPECT_EQ(route_texts<International>("W:WK37:B21,22,31,32"),
-              (Texts{"37:26:17:28:37", "37:26:17:28:41", "37:26:17:28:46", "37:28:17:26:37", "37:28:17:26:42",
-                     "37:28:17:26:48"}));
+              (Texts{"37x26x17x28x37", "37x26x17x28x41", "37x26x17x28x46", "37x28x17x26x37", "37x28x17x26x42",
+                     "37x28x17x26x48"}));
 }
 
 // --- Empty squares may be crossed more than once (2.1.5.9) ---
@@ -143,7 +143,7 @@ TEST(CrossingTwice, EmptySquareCrossedTwiceRussian) {
 TEST(CrossingTwice, EmptySquareCrossedTwiceInternational) {
     // The same on 46 (a1), 37, 27, 39, 29: 32 (d4) is crossed twice. The
     // shorter routes take two pieces and fall to the majority rule.
-    EXPECT_EQ(move_texts<International>("W:WK46:B27,29,37,39"), (Texts{"46:23:34:43:16", "46:23:34:43:21"}));
+    EXPECT_EQ(move_texts<International>("W:WK46:B27,29,37,39"), (Texts{"46x23x34x43x16", "46x23x34x43x21"}));
 }
 
 // --- The start square counts as empty ---
@@ -159,8 +159,8 @@ TEST(StartSquare, CaptureEndsOnItsStartRussian) {
 
 TEST(StartSquare, CaptureEndsOnItsStartInternational) {
     const char* fen = "W:W47:B31,32,41,42";
-    EXPECT_EQ(move_texts<International>(fen), (Texts{"47:47"}));
-    EXPECT_EQ(route_texts<International>(fen), (Texts{"47:36:27:38:47", "47:38:27:36:47"}));
+    EXPECT_EQ(move_texts<International>(fen), (Texts{"47x47"}));
+    EXPECT_EQ(route_texts<International>(fen), (Texts{"47x36x27x38x47", "47x38x27x36x47"}));
     EXPECT_EQ(fen_after<International>(fen, "47:47"), "B:W47:B");
 }
 
@@ -192,14 +192,14 @@ TEST(CrowningInCapture, RussianManGoesOnAsAKing) {
 TEST(CrowningInCapture, InternationalManStaysAManWhenItGoesOn) {
     // The same shape: 11 (b8) takes 7 and reaches 2 (d10) on the last row,
     // then takes 8 as a man and ends on 13: not crowned (3.4.2.1).
-    EXPECT_EQ(move_texts<International>("W:W11:B7,8"), (Texts{"11:13"}));
+    EXPECT_EQ(move_texts<International>("W:W11:B7,8"), (Texts{"11x13"}));
     EXPECT_EQ(fen_after<International>("W:W11:B7,8", "11:13"), "B:W13:B");
 }
 
 TEST(CrowningInCapture, InternationalManCrownedWhenTheMoveEndsOnTheLastRow) {
     // From 2 only a king could take 24 (at a distance): the move ends on 2
     // and the man is crowned; 24 stays (3.4.2.2).
-    EXPECT_EQ(move_texts<International>("W:W11:B7,24"), (Texts{"11:2"}));
+    EXPECT_EQ(move_texts<International>("W:W11:B7,24"), (Texts{"11x2"}));
     EXPECT_EQ(fen_after<International>("W:W11:B7,24", "11:2"), "B:WK2:B24");
 }
 
@@ -240,11 +240,11 @@ TEST(ChoiceOfCapture, RussianFreeChoice) {
 
 TEST(ChoiceOfCapture, InternationalMajorityCountsPiecesNotKings) {
     // The same picture: two men beat one king.
-    EXPECT_EQ(move_texts<International>("W:W37:BK31,23,32"), (Texts{"37:19"}));
+    EXPECT_EQ(move_texts<International>("W:W37:BK31,23,32"), (Texts{"37x19"}));
     // Three men beat two kings.
-    EXPECT_EQ(move_texts<International>("W:W32:BK17,K27,30,38,39"), (Texts{"32:25"}));
+    EXPECT_EQ(move_texts<International>("W:W32:BK17,K27,30,38,39"), (Texts{"32x25"}));
     // Two kings and two men tie: both are legal.
-    EXPECT_EQ(move_texts<International>("W:W32:BK17,K27,19,28"), (Texts{"32:14", "32:21:12"}));
+    EXPECT_EQ(move_texts<International>("W:W32:BK17,K27,19,28"), (Texts{"32x14", "32x21x12"}));
 }
 
 TEST(ChoiceOfCapture, BrazilianMajority) {
@@ -273,7 +273,7 @@ TEST(Duplicates, SameCapturesAreOneMoveUnlessKept) {
 TEST(Duplicates, DifferentCapturesAreDifferentMoves) {
     // Two routes from 20 to 3, each taking three pieces, not the same three.
     const char* fen = "W:WK20:B8,23,24,37";
-    EXPECT_EQ(move_texts<International>(fen), (Texts{"20:29:12:3", "20:42:26:3"}));
+    EXPECT_EQ(move_texts<International>(fen), (Texts{"20x29x12x3", "20x42x26x3"}));
     EXPECT_EQ(move_count<International>(fen, Duplicates::Drop), 2u);
     const auto pos = parse_fen<International>(fen);
     EXPECT_EQ(parse_move(pos, "20:29:12:3").captured, squares<International>({"8", "23", "24"}));

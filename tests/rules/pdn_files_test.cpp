@@ -100,7 +100,7 @@ TEST(PdnFiles, Latin1WithOldMacLineEndsAndAScoreForAResult) {
     EXPECT_EQ(e[0].game->tag("White"), "Hervé Müller");
     EXPECT_EQ(e[0].game->tag("Black"), "Gérard Sørensen");
     EXPECT_EQ(move_texts(*e[0].game),
-              (std::vector<std::string>{"32-28", "18-23", "37-32", "23-29", "34:23", "17-22", "28:17", "19:26"}));
+              (std::vector<std::string>{"32-28", "18-23", "37-32", "23-29", "34x23", "17-22", "28x17", "19x26"}));
     EXPECT_EQ(e[0].game->result, "0-2");  // "4-6": Black scored more
     EXPECT_TRUE(e[1].game->plies.empty());
     EXPECT_EQ(e[2].game->tag("White"), "François Noël");
@@ -154,10 +154,10 @@ TEST(PdnFiles, CapturesSettledByStopsThenByTheNextMove) {
     const auto i = read_file<International>("international_captures.pdn");
     ASSERT_EQ(i.size(), 3u);
     ASSERT_TRUE(i[0].game && i[1].game);
-    EXPECT_EQ(move_texts(*i[0].game), (std::vector<std::string>{"45:29:42:26", "28-33"}));
-    EXPECT_EQ(move_texts(*i[1].game), (std::vector<std::string>{"45:23:37:26", "33-39"}));
+    EXPECT_EQ(move_texts(*i[0].game), (std::vector<std::string>{"45x29x42x26", "28-33"}));
+    EXPECT_EQ(move_texts(*i[1].game), (std::vector<std::string>{"45x23x37x26", "33-39"}));
     ASSERT_FALSE(i[2].game);
-    EXPECT_CONTAINS(i[2].error.reason, "it could be 45:29:42:26, 45:23:37:26");
+    EXPECT_CONTAINS(i[2].error.reason, "it could be 45x29x42x26, 45x23x37x26");
 }
 
 TEST(PdnFiles, OtherRulesAreRejectedGameByGameWithTheMoveNamed) {
@@ -174,7 +174,7 @@ TEST(PdnFiles, OtherRulesAreRejectedGameByGameWithTheMoveNamed) {
     ASSERT_EQ(i.size(), 2u);
     ASSERT_FALSE(i[0].game);
     EXPECT_EQ(i[0].error.move, "36x27");  // the majority rule: 32x14 takes two
-    EXPECT_CONTAINS(i[0].error.reason, "legal moves: 32:14");
+    EXPECT_CONTAINS(i[0].error.reason, "legal moves: 32x14");
     ASSERT_TRUE(i[1].game);
 }
 

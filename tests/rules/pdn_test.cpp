@@ -67,7 +67,7 @@ TEST(PdnSeeds, InternationalRecord) {
     const auto game = read_one<International>("1. 32-28 18-23 2. 37-32 23-29 3. 34:23 17-22 4. 28:17 19:26 0-2");
     ASSERT_EQ(game.plies.size(), 8u);
     EXPECT_EQ(move_texts(game),
-              (std::vector<std::string>{"32-28", "18-23", "37-32", "23-29", "34:23", "17-22", "28:17", "19:26"}));
+              (std::vector<std::string>{"32-28", "18-23", "37-32", "23-29", "34x23", "17-22", "28x17", "19x26"}));
     EXPECT_EQ(to_fen(game.final_position()), "W:W17,33,35,36,38-50:B1-16,20,26");
     EXPECT_EQ(game.result, "0-2");
 }

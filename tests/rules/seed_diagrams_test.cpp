@@ -113,7 +113,7 @@ TEST(SeedDiagrams, Russian8) {
 // Black: 29, 19, 12, 11, 30, 40; nothing added.
 TEST(SeedDiagrams, International12) {
     const char* fen = "W:WK47:B11,12,19,29,30,40";
-    EXPECT_EQ(move_texts<International>(fen), (Texts{"47:24:35:44:6", "47:24:8:17:6"}));
+    EXPECT_EQ(move_texts<International>(fen), (Texts{"47x24x35x44x6", "47x24x8x17x6"}));
     const auto pos = parse_fen<International>(fen);
     EXPECT_EQ(parse_move(pos, "47:24:8:17:6").captured, squares<International>({"11", "12", "19", "29"}));
     EXPECT_EQ(parse_move(pos, "47:24:35:44:6").captured, squares<International>({"11", "29", "30", "40"}));
@@ -127,8 +127,8 @@ TEST(SeedDiagrams, International12) {
 // 38, 29; the king could take only 41. Nothing added.
 TEST(SeedDiagrams, International13) {
     const char* fen = "B:W33,41,42:BK10,36";
-    EXPECT_EQ(move_texts<International>(fen), (Texts{"36:29"}));
-    EXPECT_EQ(route_texts<International>(fen), (Texts{"36:47:29"}));
+    EXPECT_EQ(move_texts<International>(fen), (Texts{"36x29"}));
+    EXPECT_EQ(route_texts<International>(fen), (Texts{"36x47x29"}));
     EXPECT_EQ(fen_after<International>(fen, "36:29"), "W:W:BK10,29");
 }
 
@@ -139,7 +139,7 @@ TEST(SeedDiagrams, International13) {
 // 19 keeps the king from stopping anywhere but 24 after 30.
 TEST(SeedDiagrams, International14) {
     const char* fen = "W:W19,36,K35:BK30,K31,10,11,20,21,41";
-    EXPECT_EQ(move_texts<International>(fen), (Texts{"35:4", "36:7"}));
+    EXPECT_EQ(move_texts<International>(fen), (Texts{"35x4", "36x7"}));
     const auto pos = parse_fen<International>(fen);
     EXPECT_EQ(parse_move(pos, "36:7").captured, squares<International>({"11", "21", "31"}));
     EXPECT_EQ(parse_move(pos, "35:4").captured, squares<International>({"10", "20", "30"}));
@@ -151,8 +151,8 @@ TEST(SeedDiagrams, International14) {
 // 19, 8 and 7. Nothing added.
 TEST(SeedDiagrams, International15) {
     const char* fen = "W:W35:B7,8,19,30";
-    EXPECT_EQ(move_texts<International>(fen), (Texts{"35:11"}));
-    EXPECT_EQ(route_texts<International>(fen), (Texts{"35:2:11"}));
+    EXPECT_EQ(move_texts<International>(fen), (Texts{"35x11"}));
+    EXPECT_EQ(route_texts<International>(fen), (Texts{"35x2x11"}));
     EXPECT_EQ(fen_after<International>(fen, "35:11"), "B:W11:B");
 }
 
@@ -163,12 +163,12 @@ TEST(SeedDiagrams, International15) {
 // between, after which the new king takes 14.
 TEST(SeedDiagrams, International16) {
     const char* fen = "W:W32:B8,14,17,26,27";
-    EXPECT_EQ(move_texts<International>(fen), (Texts{"32:3"}));
-    EXPECT_EQ(route_texts<International>(fen), (Texts{"32:21:3"}));
+    EXPECT_EQ(move_texts<International>(fen), (Texts{"32x3"}));
+    EXPECT_EQ(route_texts<International>(fen), (Texts{"32x21x3"}));
     const std::string after = fen_after<International>(fen, "32:3");
     EXPECT_EQ(after, "B:WK3:B14,26");
     const std::string later = fen_after<International>(after, "26-31");
-    EXPECT_EQ(move_texts<International>(later), (Texts{"3:20", "3:25"}));
+    EXPECT_EQ(move_texts<International>(later), (Texts{"3x20", "3x25"}));
 }
 
 }  // namespace

@@ -99,7 +99,7 @@ typedef struct dtb_move {
     int crowns;                     /* 1 if a man becomes a king */
     int n_captured;                 /* 0 for a plain move */
     int captured[DTB_MAX_CAPTURED]; /* PDN squares of the captured pieces, ascending */
-    char text[DTB_MOVE_TEXT_SIZE];  /* in the variant's notation: "c3-d4", "d2:h6:f8:c5:a7", "32-28", "47:24:35" */
+    char text[DTB_MOVE_TEXT_SIZE];  /* in the variant's notation: "c3-d4", "d2:h6:f8:c5:a7", "32-28", "47x24x35" */
 } dtb_move;
 
 /* A move and the value it leads to, for the side making it (dtb_probe_root). */
