@@ -27,6 +27,7 @@
 #include "cli/options.hpp"
 #include "cli/serve_api.hpp"
 #include "cli/serve_assets.hpp"
+#include "cli/table_dirs.hpp"
 #include "cli/tables.hpp"
 
 namespace dtb {
@@ -154,12 +155,12 @@ void announce(const ServeOptions& o, dtb_tablebase* tb, int port) {
 }
 
 // A server with no table answers nothing but errors: refused at the start.
-void require_some_table(const ServeOptions& o, dtb_tablebase* tb) {
+void require_some_table(const std::vector<std::string>& dirs_read, dtb_tablebase* tb) {
     int total = 0;
     for_each_variant([&]<class V>() { total += dtb_max_pieces(tb, probe::c_variant(V::id)); });
     if (total > 0) return;
     std::string dirs;
-    for (const std::string& d : o.dirs) dirs += (dirs.empty() ? "" : ", ") + d;
+    for (const std::string& d : dirs_read) dirs += (dirs.empty() ? "" : ", ") + d;
     throw std::runtime_error("no tables in " + dirs +
                              ": make them with `dtb gen --variant russian --pieces 4 --dir DIR`");
 }
@@ -167,8 +168,9 @@ void require_some_table(const ServeOptions& o, dtb_tablebase* tb) {
 void run_serve(const ServeOptions& o) {
     if (o.port < 0 || o.port > 65535) throw InputError("--port " + std::to_string(o.port) + ": 0 to 65535");
     if (o.threads < 1 || o.threads > 256) throw InputError("--threads " + std::to_string(o.threads) + ": 1 to 256");
-    Tables tables(o.dirs);
-    require_some_table(o, tables.get());
+    const std::vector<std::string> dirs = table_dirs(o.dirs);
+    Tables tables(dirs);
+    require_some_table(dirs, tables.get());
 
     // Blocked before any thread starts, so that every thread inherits the
     // mask and this one alone receives them, in sigwait below.
@@ -206,15 +208,19 @@ void add_serve_commands(CLI::App& app) {
             api +
             "Bad input gets status 400 and {\"error\": \"...\"} naming what is wrong; a missing table 404 naming it.\n"
             "Listens on 127.0.0.1 (this machine only) unless --bind says otherwise; prints the URL, then serves\n"
-            "until Ctrl-C or SIGTERM. On a public network, put it behind a reverse proxy that limits requests.\n"
+            "until Ctrl-C or SIGTERM. A slow client holds a connection, never a thread; a request's head must\n"
+            "come whole within 10 s and 32 KiB; at most 1000 connections at once; Range is ignored. On a\n"
+            "public network, put it behind a reverse proxy that limits connections per client.\n"
             "Examples:\n"
             "  dtb serve --dir tablebases                      then open http://127.0.0.1:8080/\n"
             "  curl 'http://127.0.0.1:8080/api/v1/russian?fen=W:WKa1,c3:BKh8'");
-    cmd->add_option("--dir", o->dirs, "Directory holding the .wdl and .dtw files (repeat for several)")->required();
+    cmd->add_option("--dir", o->dirs, kTableDirsHelp);
     cmd->add_option("--port", o->port, "TCP port; 0 picks a free one (printed)")->capture_default_str();
     cmd->add_option("--bind", o->bind, "Address to listen on: 127.0.0.1, ::1, or 0.0.0.0 for every network")
         ->capture_default_str();
-    cmd->add_option("--threads", o->threads, "Worker threads, sharing one handle on the tables")->capture_default_str();
+    cmd->add_option("--threads", o->threads,
+                    "Threads reading connections and answering, sharing one handle on the tables")
+        ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print the listening line as JSON: url, bind, port, threads, max_pieces");
     cmd->callback([o] { run_serve(*o); });
 }

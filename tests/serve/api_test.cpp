@@ -156,8 +156,8 @@ TEST_P(ServeApi, MovesAreSortedBestFirstAndAgreeWithThePositionsAfter) {
             EXPECT_EQ(!m["captured"].empty(), got.json["must_capture"].get<bool>()) << fen << " " << m["move"];
             // The squares of move_numeric are the PDN numbers of from and to.
             const std::string numeric = m["move_numeric"];
-            EXPECT_EQ(numeric.substr(0, numeric.find_first_of("-:")), std::to_string(m["from"].get<int>())) << fen;
-            EXPECT_EQ(numeric.substr(numeric.find_last_of("-:") + 1), std::to_string(m["to"].get<int>())) << fen;
+            EXPECT_EQ(numeric.substr(0, numeric.find_first_of("-x")), std::to_string(m["from"].get<int>())) << fen;
+            EXPECT_EQ(numeric.substr(numeric.find_last_of("-x") + 1), std::to_string(m["to"].get<int>())) << fen;
             if (v.name == "international") {
                 EXPECT_EQ(m["move"], m["move_numeric"]);
             }
@@ -703,6 +703,14 @@ TEST(ServeLimits, APortInUseIsRefused) {
     auto client = first.client();
     EXPECT_EQ(get(client, "/api/v1/russian?fen=W:WKa1:BKh8").status, 200);
     EXPECT_EQ(first.stop(), 0);
+}
+
+// Without --dir the server reads DTB_PATH, as every command that reads tables does.
+TEST(ServeLimits, WithoutDirTheTablesComeFromDtbPath) {
+    const ScratchDir empty;
+    const Output r = dtb("serve --port 0 --json", "", "DTB_PATH='" + empty.path().string() + "' ");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("no tables in " + empty.path().string()), std::string::npos) << r.err;
 }
 
 TEST(ServeLimits, ADirectoryWithoutTablesIsRefused) {

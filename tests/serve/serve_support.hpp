@@ -139,13 +139,14 @@ inline std::string slurp(const std::filesystem::path& p) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// Runs `dtb ARGS` with `input` on standard input.
-inline Output dtb(const std::string& args, const std::string& input = "") {
+// Runs `dtb ARGS` with `input` on standard input, after `environment`
+// (shell assignments, "NAME='value' ").
+inline Output dtb(const std::string& args, const std::string& input = "", const std::string& environment = "") {
     const ScratchDir io;
     std::ofstream(io.path() / "in") << input;
     const auto q = [](const std::filesystem::path& p) { return "'" + p.string() + "'"; };
-    const std::string command = std::string(DTB_BINARY) + " " + args + " < " + q(io.path() / "in") + " > " +
-                                q(io.path() / "out") + " 2> " + q(io.path() / "err");
+    const std::string command = environment + std::string(DTB_BINARY) + " " + args + " < " + q(io.path() / "in") +
+                                " > " + q(io.path() / "out") + " 2> " + q(io.path() / "err");
     const int raw = std::system(command.c_str());
     Output r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
