@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
                  " draughts ('dtb variants' says how each is played).\n"
                  "Run 'dtb <command> --help' for one command's options."};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "dtb 0.1.0");
+    app.set_version_flag("--version", "dtb " DTB_VERSION);  // project(VERSION), as the Python module
     dtb::add_rules_commands(app);
     dtb::add_gen_commands(app);
     dtb::add_probe_commands(app);
