@@ -153,7 +153,8 @@ struct PdnInputCount {
 
 // Reads every game of `path`, calling `on_game` for each game read; games
 // that could not be read are printed (JSON on stdout with --json, else text
-// on stderr). Throws runtime_error when the file cannot be opened (exit 1).
+// on stderr), and what the reader skipped or read leniently is a warning on
+// stderr. Throws runtime_error when the file cannot be opened (exit 1).
 template <class V>
 PdnInputCount for_each_pdn_game(const std::string& path, const std::string& encoding, bool json,
                                 const std::function<void(int, const PdnGame<V>&)>& on_game) {
@@ -164,6 +165,11 @@ PdnInputCount for_each_pdn_game(const std::string& path, const std::string& enco
     PdnInputCount count;
     while (auto entry = reader.next()) {
         ++count.games;
+        // What the reader skipped or read leniently, on stderr: the JSON on
+        // stdout stays one object per game.
+        for (const PdnWarning& w : entry->warnings)
+            std::cerr << path << ": " << game_title(entry->number, entry->game ? entry->game->tags : entry->error.tags)
+                      << ": warning: " << w.message() << '\n';
         if (entry->game) {
             on_game(entry->number, *entry->game);
             continue;

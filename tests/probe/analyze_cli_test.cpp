@@ -175,6 +175,26 @@ TEST(AnalyzeCli, TurningPointsValuesAndTheRuleThatEndedTheGame) {
     EXPECT_NE(r.err.find("1 of 3 games could not be read"), std::string::npos) << r.err;
 }
 
+// A tournament export whose tag lines end in a literal "\r": every game is
+// read with its tags, and what the reader skipped is said once a game, on
+// stderr, with where.
+TEST(AnalyzeCli, WarnsOfWhatTheReaderSkipped) {
+    const std::string file =
+        std::string(DTB_ANALYZE_GAMES) + "/../../rules/pdn_files/international_literal_cr_tags.pdn";
+    const Output r = dtb("analyze " + quote(file) + " --variant international --json --dir " + tables());
+    EXPECT_EQ(r.status, 0) << r.err;
+    int games = 0;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) games += !line.empty();
+    EXPECT_EQ(games, 3) << r.out;
+    int warnings = 0;
+    for (std::size_t at = r.err.find(": warning: line "); at != std::string::npos;
+         at = r.err.find(": warning: line ", at + 1))
+        ++warnings;
+    EXPECT_EQ(warnings, 3) << r.err;
+    EXPECT_NE(r.err.find("a literal '\\r'"), std::string::npos) << r.err;
+}
+
 TEST(AnalyzeCli, InWords) {
     const Output r = dtb("analyze " + games("russian_endgame.pdn") + " --variant russian --dir " + tables());
     EXPECT_EQ(r.status, 2);
