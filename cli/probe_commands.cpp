@@ -21,6 +21,7 @@
 #include "probe/convert.hpp"
 #include "probe/table_inventory.hpp"
 #include "rules/notation.hpp"
+#include "tables/table_names.hpp"
 
 namespace dtb {
 
@@ -159,19 +160,7 @@ double bits_per_position(std::uint64_t bytes, std::uint64_t positions) {
 }
 
 // The metric as its files' extension names it: "wdl", "dtw", "dtc".
-std::string metric_name(compress::Metric m) {
-    switch (m) {
-        case compress::Metric::wdl:
-            return "wdl";
-        case compress::Metric::dtw:
-            return "dtw";
-        case compress::Metric::dtc:
-            return "dtc";
-        case compress::Metric::exact:
-            return "exact";
-    }
-    return "metric " + std::to_string(int(m));
-}
+std::string metric_name(compress::Metric m) { return std::string(metric_extension(m)); }
 
 Json inventory_json(const InfoOptions& o, const std::vector<std::string>& dirs,
                     const probe::TableInventory& inventory) {
