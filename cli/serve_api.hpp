@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "cli/http_target.hpp"
 #include "cli/options.hpp"
 #include "dtb/probe.h"
 
@@ -27,9 +28,8 @@ inline constexpr std::size_t kMaxUriBytes = 4096;  // the request target, query 
 inline constexpr std::size_t kMaxFenBytes = 512;   // a FEN of 40 pieces takes under 200
 inline constexpr int kMaxMovesPlayed = 10000;      // far beyond any draw rule's count
 
-// The query parameters of a request, as the server decoded them (a name may
-// come more than once; the API refuses that).
-using QueryParams = std::multimap<std::string, std::string>;
+// The query parameters arrive as cli/http_target.hpp reads them (QueryParams:
+// a name may come more than once; the API refuses that).
 
 struct Reply {
     int status = 200;
