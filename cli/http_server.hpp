@@ -50,7 +50,7 @@ public:
     // one) and serves at once; throws std::runtime_error with the system's
     // reason when it cannot (a port in use, an address not of this machine).
     HttpServer(const std::string& bind, int port, const HttpLimits& limits, HttpHandler handler);
-    ~HttpServer();  // stops: the answers being written are finished first
+    ~HttpServer();  // stops listening and closes every connection
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;
 
