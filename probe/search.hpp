@@ -1,5 +1,6 @@
 // The value of any position from the table files, exactly as the generator
-// defines it (gen/solver.hpp, docs/RULES.md 3.2 and 3.4):
+// defines it (the one value rule of tables/values.hpp, which gen/level_solver.hpp
+// applies; docs/RULES.md 3.2 and 3.4):
 //
 //   - the side to move has no piece: lost, DTW 0;
 //   - the side to move has a capture: the files do not store the position

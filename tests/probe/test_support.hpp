@@ -117,7 +117,7 @@ dtb_position c_position(const std::string& fen) {
     return c_position(parse_fen<V>(fen));
 }
 
-// What the probe must say for a generator value (gen/values.hpp).
+// What the probe must say for a generator value (tables/values.hpp).
 inline dtb_value expected_value(int raw) {
     if (raw == kDraw) return {DTB_DRAW, -1};
     return {is_win(raw) ? DTB_WIN : DTB_LOSS, raw};
