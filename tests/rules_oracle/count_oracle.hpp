@@ -1,6 +1,7 @@
 // An independent brute-force solver of the move-count draw rules
 // (docs/RULES.md section 4), for checking the code that answers under them
-// (adjudication/judge.hpp today, the rule-aware values of issue 13 next).
+// (adjudication/judge.hpp, and the rule values of the .dtc tables that
+// gen/rule_solver.hpp computes).
 //
 // It shares nothing with that code but the move generator and the rule table
 // (V::draw_rules, plain data): the counts are run here from the text of 4.4
