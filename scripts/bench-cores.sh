@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generation on a machine with many cores: the speed-up of threads and of
-# MPI processes (BENCHMARKS.md, issue 10, point 7).
+# MPI processes (BENCHMARKS.md, "Generation": 16 cores and MPI).
 #   scripts/bench-cores.sh DTB VARIANT PIECES PAIR DIR THREADS NP [COUNTS]
 # e.g. scripts/bench-cores.sh build/bin/dtb russian 6 KMvKKMM /tmp/cores 16 4 "2 4 8 16"
 #  1. every table up to PIECES, one process with THREADS threads (DIR/threads);
