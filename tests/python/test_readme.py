@@ -1,5 +1,5 @@
-"""The examples of python/README.md (and of README.md's copy of that
-section, once it has one) work as written: each ```pycon block runs as a
+"""The examples of python/README.md and docs/PYTHON.md (and of README.md,
+where it shows the module) work as written: each ```pycon block runs as a
 doctest in a directory where tablebases/ holds the small tables, and each
 shell line with an expected "# output" prints it."""
 
@@ -16,8 +16,9 @@ SHELL = re.compile(r"^ {4}(PYTHONPATH=build/python .*?)\s+# (\S+)$", re.M)
 
 
 def _texts(source_dir):
-    """The files whose examples run: python/README.md always, README.md where it shows the module."""
-    texts = [source_dir / "python" / "README.md"]
+    """The files whose examples run: python/README.md and docs/PYTHON.md always, README.md where it shows
+    the module."""
+    texts = [source_dir / "python" / "README.md", source_dir / "docs" / "PYTHON.md"]
     readme = source_dir / "README.md"
     if ">>> import dtb" in readme.read_text():
         texts.append(readme)
@@ -31,12 +32,13 @@ def workdir(tmp_path, tables, monkeypatch):
     return tmp_path
 
 
-def test_the_python_readme_has_examples(source_dir):
-    text = (source_dir / "python" / "README.md").read_text()
+@pytest.mark.parametrize("name", ["python/README.md", "docs/PYTHON.md"])
+def test_the_python_pages_have_examples(name, source_dir):
+    text = (source_dir / name).read_text()
     assert len(FENCE.findall(text)) >= 1 and len(SHELL.findall(text)) >= 1
 
 
-@pytest.mark.parametrize("name", ["python/README.md", "README.md"])
+@pytest.mark.parametrize("name", ["python/README.md", "docs/PYTHON.md", "README.md"])
 def test_the_pycon_examples_run_as_written(name, source_dir, workdir):
     path = source_dir / name
     if path not in _texts(source_dir):
