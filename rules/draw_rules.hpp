@@ -3,7 +3,7 @@
 // starts it again, and the rule's number in the official text (2.1.9.1.x
 // for Russian, 3.5 for international, CBD 16 for Brazilian). Each variant's traits type
 // (rules/variant.hpp) names its table as V::draw_rules; code that applies
-// the rules (rules/draw_tracker.hpp, probe/adjudicate.hpp) reads the table
+// the rules (rules/draw_tracker.hpp, adjudication/judge.hpp) reads the table
 // and never asks which variant it is.
 //
 // Readings of the texts that the data encodes (the texts leave them open):
@@ -232,7 +232,7 @@ inline constexpr DrawRule kBrazilianDrawRules[] = {
 
 // The fewest moves any count of the table leaves when it starts afresh: a
 // win that needs no more than this is never cut short by a count that a
-// capture or crowning on the way starts (probe/adjudicate.hpp).
+// capture or crowning on the way starts (adjudication/judge.hpp).
 constexpr int shortest_limit(std::span<const DrawRule> rules) {
     int shortest = kAnyNumber;
     for (const DrawRule& r : rules)

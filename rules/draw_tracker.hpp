@@ -4,7 +4,7 @@
 //
 //   DrawCounts    the counts themselves, a small value: the game replay
 //                 (DrawTracker) and the probe's search over the tables
-//                 (probe/adjudicate.hpp) both step it move by move.
+//                 (adjudication/count_search.hpp) both step it move by move.
 //   DrawTracker   a game from its start: the counts and every position
 //                 seen, for threefold repetition.
 //
