@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/checksum_report.hpp"
 #include "cli/options.hpp"
 #include "cli/table_dirs.hpp"
 #include "gen/cluster.hpp"
@@ -117,10 +118,14 @@ void run_gen(const GenCommandOptions& c) {
 struct VerifyCommandOptions {
     std::string variant;
     std::string dir;
+    std::string positional_dir;  // dtb verify ... DIR, the same as --dir DIR
     std::vector<std::string> only;
     int threads = 0;
     std::string memory;
     std::string journal;
+    std::string checksums;        // --checksums FILE: check DIR against a list
+    std::string write_checksums;  // --write-checksums FILE: a list, once DIR is verified
+    int checksum_pieces = 0;      // --pieces N with --checksums
     bool json = false;
 };
 
@@ -136,8 +141,24 @@ std::string verify_dir(const std::string& given) {
 }
 
 void run_verify(VerifyCommandOptions c) {
+    if (!c.positional_dir.empty()) {
+        if (!c.dir.empty() && c.dir != c.positional_dir)
+            throw InputError("two directories, --dir " + c.dir + " and " + c.positional_dir +
+                             ": dtb verify checks one");
+        c.dir = c.positional_dir;
+    }
     c.dir = verify_dir(c.dir);
+    if (!c.checksums.empty()) {
+        // The files against a list: no value is read, nothing recomputed.
+        if (c.threads > 0) omp_set_num_threads(c.threads);
+        run_checksum_check(c.checksums, c.dir, c.variant, c.checksum_pieces, c.json);
+        return;
+    }
+    if (c.variant.empty())
+        throw InputError("--variant is required (with --checksums FILE, the list names the variant)");
     const VariantId variant = variant_from_option(c.variant);
+    // Said now, not after a verify that may take hours.
+    if (!c.write_checksums.empty()) check_checksum_list_destination(c.write_checksums);
     std::vector<MaterialSignature> only;
     for (const std::string& name : c.only) {
         const auto sig = MaterialSignature::parse(name);
@@ -194,10 +215,17 @@ void run_verify(VerifyCommandOptions c) {
                  {"journal_verified_at", r.journal_verified_at.empty() ? Json() : Json(r.journal_verified_at)},
                  {"seconds", r.seconds}});
     }
+    const bool ok = mismatches == 0 && damaged == 0 && unchecked == 0;
+    // The checksum list, only of a directory found whole and consistent.
+    std::optional<ChecksumList> list;
+    if (ok && !c.write_checksums.empty()) {
+        list = make_checksum_list(variant, c.dir, checksum_list_writer());
+        write_checksum_list(c.write_checksums, *list);
+    }
     if (c.json)
         print_json(Json{{"variant", c.variant},
                         {"dir", c.dir},
-                        {"ok", mismatches == 0 && damaged == 0 && unchecked == 0},
+                        {"ok", ok},
                         {"damaged_tables", damaged},
                         {"unchecked_tables", unchecked},
                         {"positions", positions},
@@ -205,15 +233,20 @@ void run_verify(VerifyCommandOptions c) {
                         {"journal", c.journal.empty() ? Json() : Json(c.journal)},
                         {"tables_from_journal", from_journal},
                         {"ignored_files", ignored},
+                        {"checksums_written", list ? Json(c.write_checksums) : Json()},
                         {"tables", tables}});
     else
-        std::cout << (mismatches == 0 && damaged == 0 && unchecked == 0 ? "OK: " : "FAILED: ") << reports.size()
-                  << " tables, " << positions << " positions, " << mismatches << " inconsistent, " << damaged
-                  << " damaged" << (unchecked ? ", " + std::to_string(unchecked) + " not checked" : "")
+        std::cout << (ok ? "OK: " : "FAILED: ") << reports.size() << " tables, " << positions << " positions, "
+                  << mismatches << " inconsistent, " << damaged << " damaged"
+                  << (unchecked ? ", " + std::to_string(unchecked) + " not checked" : "")
                   << (from_journal ? " (" + std::to_string(from_journal) + " as found before, in " + c.journal + ")"
                                    : "")
                   << '\n';
-    if (mismatches || damaged || unchecked) throw VerificationFailed();
+    if (list && !c.json) std::cout << checksums_written_text(*list, c.write_checksums) << '\n';
+    if (!ok && !c.write_checksums.empty())
+        std::cerr << "dtb: no checksum list written to " << c.write_checksums
+                  << ": a list is written only when every table is consistent and no file is damaged\n";
+    if (!ok) throw VerificationFailed();
 }
 
 }  // namespace
@@ -278,13 +311,20 @@ void add_gen_commands(CLI::App& app) {
         "A table whose check needs a file that is missing or damaged is reported (\"not checked\", naming\n"
         "the file) and the others are still checked.\n"
         "Exit status 1 if any disagrees, a file is damaged or a table could not be checked.\n"
-        "The directory: --dir, else the one of DTB_PATH, else ./tablebases.\n"
-        "Example: dtb verify --variant russian --dir tablebases");
-    add_variant_option(verify, v->variant);
-    verify->add_option("--dir", v->dir,
-                       "Directory holding the tables (default: the one directory of DTB_PATH, else ./tablebases "
-                       "if it exists)");
-    verify->add_option("--only", v->only, "Verify just these signatures (e.g. KKKvK)");
+        "The directory: --dir DIR or DIR, else the one of DTB_PATH, else ./tablebases.\n"
+        "Example: dtb verify --variant russian --dir tablebases\n"
+        "Checksum lists (docs/FORMAT.md, \"Checksum lists\"): --write-checksums FILE records the size and\n"
+        "XXH3-64 of every .wdl, .dtw and .dtc file once all of them are found consistent; --checksums FILE\n"
+        "then shows a copy of the set to be the same, file by file, in the time it takes to read it.\n"
+        "Example: dtb verify --variant russian --dir tablebases --write-checksums russian-5.txt\n"
+        "Example: dtb verify --checksums russian-5.txt tablebases");
+    add_variant_option(verify, v->variant, false,
+                       " (required, except with --checksums, whose list names it; given, it must agree)");
+    verify->add_option(
+        "--dir", v->dir,
+        "Directory holding the tables (default: the one directory of DTB_PATH, else ./tablebases if it exists)");
+    verify->add_option("DIR", v->positional_dir, "The directory holding the tables, as --dir DIR")->type_name("DIR");
+    CLI::Option* only = verify->add_option("--only", v->only, "Verify just these signatures (e.g. KKKvK)");
     verify->add_option("--threads", v->threads, "Threads to use (default: all cores)")->check(CLI::Range(1, 1024));
     verify
         ->add_option("--memory", v->memory,
@@ -293,12 +333,42 @@ void add_gen_commands(CLI::App& app) {
                      "a share for each thread; tables of kings, whose moves reach anywhere in them, verify about\n"
                      "three times as fast when each thread's share holds the table and its mirror whole")
         ->default_str(format_bytes(default_memory_bytes()));
-    verify->add_option("--journal", v->journal,
-                       "Record each table found consistent in FILE (created if missing), with the exact files\n"
-                       "its check read; a later run with the same FILE checks those tables' checksums again but\n"
-                       "does not recompute their values while every one of those files is unchanged. For sets\n"
-                       "that take hours: an interrupted run goes on where it stopped. (.dtc files are always\n"
-                       "checked in full.)");
+    CLI::Option* journal =
+        verify->add_option("--journal", v->journal,
+                           "Record each table found consistent in FILE (created if missing), with the exact files\n"
+                           "its check read; a later run with the same FILE checks those tables' checksums again but\n"
+                           "does not recompute their values while every one of those files is unchanged. For sets\n"
+                           "that take hours: an interrupted run goes on where it stopped. (.dtc files are always\n"
+                           "checked in full.)");
+    CLI::Option* write_checksums =
+        verify
+            ->add_option("--write-checksums", v->write_checksums,
+                         "After the verify, if every table is consistent and no file damaged, write FILE\n"
+                         "(atomically): the list of every .wdl, .dtw and .dtc file of the variant in DIR, with its\n"
+                         "size and its XXH3-64; otherwise write nothing and say so. With or without --journal.\n"
+                         "Example: dtb verify --variant russian --dir tablebases --write-checksums russian-5.txt")
+            ->type_name("FILE");
+    CLI::Option* checksums =
+        verify
+            ->add_option(
+                "--checksums", v->checksums,
+                "Check DIR against the checksum list FILE instead of recomputing any value: every listed\n"
+                "file there, of its size and XXH3-64. Names each file missing, of another size or checksum\n"
+                "(exit status 1) and each extra table file (not a failure). Takes the time to read the files.\n"
+                "Example: dtb verify --checksums checksums/russian-6.txt tablebases")
+            ->type_name("FILE");
+    CLI::Option* pieces =
+        verify
+            ->add_option("--pieces", v->checksum_pieces,
+                         "With --checksums: check only the listed tables of up to N pieces, so that a smaller\n"
+                         "set checks against a larger list:\n"
+                         "dtb verify --checksums checksums/russian-6.txt --pieces 5 tablebases")
+            ->type_name("N")
+            ->check(CLI::Range(2, 64));
+    checksums->excludes(only)->excludes(journal)->excludes(write_checksums);
+    verify->get_option("--memory")->excludes(checksums);
+    write_checksums->excludes(only);
+    pieces->needs(checksums);
     verify->add_flag("--json", v->json, "Print a JSON report on standard output");
     verify->callback([v] { run_verify(*v); });
 }
