@@ -7,7 +7,7 @@
 #   scripts/prove-at-scale.sh --summary DIR
 #
 # MEMORY defaults to 2G, THREADS to every core. Both steps take hours and
-# survive an interruption (the end of a sitting, a reboot): run the same
+# survive an interruption (a killed process, a reboot): run the same
 # command again and `dtb gen` goes on from its finished tables and slices,
 # `dtb verify` from its journal. Each run of each step is timed; the summary
 # adds the runs up.
@@ -24,9 +24,11 @@
 # seconds, default 240, at most), so that the journal grows with the set; a
 # last verify, of the whole directory, follows the build. The rate counts
 # the positions of the tables finished since the first recorded run began.
-# The verify's journal is docs/proof/VARIANT-PIECES.verify-journal.json in
-# the checkout (commit it): it outlives the machine, and spares the tables it
-# holds when the set is built again, byte-identical, on another.
+# The verify's journal is DIR.proof/verify-journal.json. When the last
+# verify passes, it also writes DIR.proof/checksums.txt (`dtb verify
+# --write-checksums`, docs/FORMAT.md "Checksum lists"): the size and XXH3-64
+# of every table file, which `dtb verify --checksums DIR.proof/checksums.txt
+# COPY` checks a copy of the set against in the time it takes to read it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -160,13 +162,10 @@ main() {
     cp build/bin/dtb "$proof/dtb.tmp" && mv "$proof/dtb.tmp" "$proof/dtb"
     echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!BENCHMARKS.md' ':!README.md' || echo -dirty)" > "$proof/commit"
   fi
-  # The verify's journal is kept in the checkout (docs/proof/), not beside
-  # the tables: a machine, and the set with it, may not outlive a sitting,
-  # but the tables come out byte-identical when built again, so a journal
-  # carried over spares every table it holds whose files are the same.
-  mkdir -p docs/proof
-  journal=$PWD/docs/proof/$variant-$pieces.verify-journal.json
-  if [ ! -f "$journal" ] && [ -f "$proof/verify-journal.json" ]; then cp "$proof/verify-journal.json" "$journal"; fi
+  # The verify's journal is kept beside the set: a table it holds is spared
+  # while every file its check read is unchanged.
+  journal=$proof/verify-journal.json
+  checksums=$proof/checksums.txt
   verify_set() { run verify verify --variant "$variant" --dir "$dir" --memory "$memory" --threads "$threads" --journal "$journal" "$@"; }
   # `--only SIG` for each table finished with its mirror (both manifests
   # written, which the generator does last): a verify beside the build must
@@ -184,8 +183,8 @@ main() {
   run gen gen --variant "$variant" --pieces "$pieces" --dir "$dir" --memory "$memory" --threads "$threads" &
   local gen_pid=$!
   # Beside the build, verify what it has finished, again whenever it has
-  # finished more: the journal is what outlives a lost machine, so a sitting
-  # that ends mid-build keeps the tables it verified, not only those it built.
+  # finished more: a run interrupted mid-build then keeps the tables it
+  # verified, not only those it built.
   local verified_count=-1
   while kill -0 "$gen_pid" 2> /dev/null; do
     local finished; mapfile -t finished < <(finished_tables)
@@ -198,8 +197,14 @@ main() {
   done
   wait "$gen_pid"
   verify_status=0
-  verify_set || verify_status=$?
+  # The whole directory; a list of its files' checksums only if it passes.
+  verify_set --write-checksums "$checksums" || verify_status=$?
   summarise "$dir" "$proof"
+  if [ "$verify_status" -eq 0 ]; then
+    echo "checksum list of $dir: $checksums (check a copy with: $proof/dtb verify --checksums $checksums COPY)" >&2
+  else
+    echo "the last verify failed (exit status $verify_status, its log is the last $proof/verify-N.log): no checksum list written" >&2
+  fi
   return $verify_status
 }
 
