@@ -84,7 +84,7 @@ struct WriterOptions {
     std::vector<std::uint32_t> fill_strides;
     // Bits per stored symbol: 0 means the symbol type's own size (8 or 16).
     // 2 packs byte symbols below 4 four to a byte: WDL tables compress
-    // smaller and several times faster that way (docs/BENCHMARKS.md).
+    // smaller and several times faster that way (BENCHMARKS.md).
     unsigned symbol_bits = 0;
     // Testing and measuring only: store don't-care positions as given
     // instead of filling them.

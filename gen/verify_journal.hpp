@@ -1,7 +1,7 @@
 // The journal of `dtb verify --journal FILE`: which tables a run found
 // consistent, and the exact files each of those checks read. Verifying the
-// largest sets takes hours; with a journal an interrupted run, or the next
-// sitting, does not recompute what an earlier run already showed.
+// largest sets takes hours; with a journal a run that was interrupted, or a
+// later one, does not recompute what an earlier run already showed.
 //
 // A file is named by its header's fingerprint (XXH3-64 of its 128 header
 // bytes, which hold the checksums of its block index and of its data). The

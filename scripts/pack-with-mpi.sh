@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs a dtb built with MPI, and the Open MPI runtime it was built with
 # (Debian's libopenmpi-dev), into one folder that runs on an x86-64 Linux
-# machine that has neither: a lent benchmark machine, a cluster node without
+# machine that has neither: a benchmark machine, a cluster node without
 # Open MPI. glibc is the one thing not packed (the target's must be at least
 # as new as the one dtb was linked against; `ldd --version` says).
 #   scripts/pack-with-mpi.sh DTB KIT
