@@ -142,7 +142,9 @@ void announce(const ServeOptions& o, dtb_tablebase* tb, int port) {
     for_each_variant([&]<class V>() {
         const int pieces = dtb_max_pieces(tb, probe::c_variant(V::id));
         max_pieces[std::string(V::name)] = pieces;
-        sizes.push_back(std::string(V::name) + " up to " + std::to_string(pieces) + " pieces");
+        // A variant without tables is left out of the sentence ("up to 0
+        // pieces" reads as a table of no pieces); the JSON keeps its 0.
+        if (pieces > 0) sizes.push_back(std::string(V::name) + " up to " + std::to_string(pieces) + " pieces");
     });
     if (o.json) {
         print_json(
