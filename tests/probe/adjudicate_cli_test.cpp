@@ -222,7 +222,7 @@ TEST(AdjudicateCli, InternationalGamesReportTheMove) {
                 });
 }
 
-// README's examples/games.pdn: what README says of each game, and that the
+// examples/games.pdn: what docs/ADJUDICATION.md says of each game, and that the
 // first was winnable when its count began.
 TEST(AdjudicateCli, ExampleGamesAsReadmeSays) {
     const std::string examples = "../../../examples/games.pdn";  // from tests/rules/draw_games

@@ -95,7 +95,7 @@ std::string position_with_value(const std::string& sig, int value) {
 
 TEST(Adjudicate, RussianThirteenMoveWinAgainstFifteenMoves) {
     // The demo's position: three kings off the main road, White to move,
-    // 25 plies to the capture: 13 moves of White (README, scripts/demo.sh).
+    // 25 plies to the capture: 13 moves of White (README's tour, scripts/demo.sh).
     Handle tb(tables());
     const std::string fen = "W:WKf8,Ke7,Kh6:BKb8";
     const dtb_adjudication two = adjudicate<Russian>(tb, fen, 2);

@@ -209,7 +209,7 @@ TEST(AnalyzeCli, InWords) {
         << r.err;
 }
 
-// README's example: examples/endgame.pdn, analysed as README shows it.
+// docs/PDN.md's example: examples/endgame.pdn, analysed as the page shows it.
 TEST(AnalyzeCli, ReadmeExample) {
     const Output r =
         dtb("analyze " + quote(std::string(DTB_EXAMPLES) + "/endgame.pdn") + " --variant russian --dir " + tables());
