@@ -25,6 +25,9 @@ $dtb gen --variant russian --pieces 4 --dir "$dir"
 echo "== verify every stored value against its successors"
 $dtb verify --variant russian --dir "$dir" | tail -n 1
 
+echo "== the same bytes as the published set: checksums/russian-6.txt, its tables of up to 4 pieces"
+$dtb verify --checksums checksums/russian-6.txt --pieces 4 "$dir" | tail -n 1
+
 fen="W:WKf8,Ke7,Kh6:BKb8"
 echo "== one position: three white kings against one black king, $fen"
 $dtb probe --variant russian --dir "$dir" --fen "$fen"
