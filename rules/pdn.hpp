@@ -111,7 +111,7 @@ struct PdnReadOptions {
 // next game is read as usual: the reader finds its place again at the next
 // game, never inside one. Only one game is held in memory at a time.
 //
-// Lenient about writing (each case is in README.md): a byte-order mark;
+// Lenient about writing (each case is in docs/PDN.md): a byte-order mark;
 // Latin-1, CP1251 and CP866 text; line ends "\n", "\r\n" or "\r"; a
 // literal "\r", "\n" or "\t" outside tags; "[Empty]" and "[[Event"; a tag
 // line without its '[' or its ']'; a stray ']', '"', '\\', '}' or ')'
