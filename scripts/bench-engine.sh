@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The example engine (examples/engine) on its fixed set of positions
 # (examples/engine/bench.cpp): nodes per second searching without the
-# tables and with WDL probes inside the search, and the probes per second
-# the share of them answered, and the share answered at once from memory. Each run searches every position to a
-# fixed number of nodes; the script prints the median of the runs.
+# tables and with WDL probes inside the search, the probes per second, the
+# share of them answered, and the share answered at once from memory. Each
+# run searches every position to a fixed number of nodes; the script prints
+# the median of the runs.
 #   scripts/bench-engine.sh TABLE_DIR [nodes per position] [runs] [variant]
 #   scripts/bench-engine.sh /data/russian-6 1000000 5
 # The tables should go up to 6 pieces (the positions have 7 to 9, so that
