@@ -12,8 +12,9 @@ build=(build-essential cmake pkg-config libzstd-dev libxxhash-dev libcli11-dev n
 # chromium and node: the browser test of dtb serve (tests/serve); node and
 # npm from Debian only where no node is installed (another one may be).
 # libcpp-httplib-dev: the HTTP client of the tests of dtb serve (tests/serve).
+# curl: the curl commands the documents show, run by tests/docs.
 tests=(libgtest-dev libgmock-dev libcpp-httplib-dev libbenchmark-dev clang-format libopenmpi-dev openmpi-bin
-  python3-pybind11 python3-dev python3-pytest chromium)
+  python3-pybind11 python3-dev python3-pytest chromium curl)
 command -v node > /dev/null || tests+=(nodejs)
 command -v npm > /dev/null || tests+=(npm)
 
