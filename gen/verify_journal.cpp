@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "compress/atomic_file.hpp"
+#include "gen/checksum_list.hpp"
 
 namespace dtb {
 
@@ -18,12 +18,6 @@ using Json = nlohmann::json;
 
 constexpr int kJournalVersion = 1;
 constexpr const char* kJournalKind = "dtb verify journal";
-
-std::string hex(std::uint64_t v) {
-    char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
-    return text;
-}
 
 std::string now_utc() {
     const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -117,7 +111,7 @@ void VerifyJournal::save() const {
     Json tables = Json::object();
     for (const auto& [name, e] : entries_) {
         Json files = Json::object();
-        for (const FileFingerprint& f : e.files) files[f.name] = hex(f.header_hash);
+        for (const FileFingerprint& f : e.files) files[f.name] = checksum_hex(f.header_hash);
         tables[name] = Json{{"verified_at", e.verified_at},
                             {"positions", e.positions},
                             {"seconds", e.seconds},
