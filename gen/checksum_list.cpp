@@ -52,8 +52,20 @@ int try_checksum_file(const std::filesystem::path& path, FileChecksum& out) {
     return 0;
 }
 
+// The metrics whose files a set is distributed with: what engines and dtb read.
+constexpr compress::Metric kDistributedMetrics[] = {compress::Metric::wdl, compress::Metric::dtw,
+                                                    compress::Metric::dtc};
+
 bool distributed_metric(compress::Metric m) {
-    return m == compress::Metric::wdl || m == compress::Metric::dtw || m == compress::Metric::dtc;
+    return std::find(std::begin(kDistributedMetrics), std::end(kDistributedMetrics), m) !=
+           std::end(kDistributedMetrics);
+}
+
+// ".wdl", ".dtw" or ".dtc": a distributed file's extension, whatever the rest of its name.
+bool distributed_extension(std::string_view extension) {
+    return std::any_of(std::begin(kDistributedMetrics), std::end(kDistributedMetrics), [&](compress::Metric m) {
+        return extension.size() > 1 && extension.front() == '.' && extension.substr(1) == metric_extension(m);
+    });
 }
 
 // The entries of `dir`'s regular files, by name; throws naming the directory.
@@ -340,8 +352,7 @@ ChecksumCheck check_checksum_list(const ChecksumList& list, const std::filesyste
     for (const ChecksumEntry& e : list.entries) listed.insert(e.name);
     const std::string prefix = std::string(variant_name(list.variant)) + "-";
     for (const std::string& name : present) {
-        const std::string extension = std::filesystem::path(name).extension().string();
-        if (!name.starts_with(prefix) || (extension != ".wdl" && extension != ".dtw" && extension != ".dtc") ||
+        if (!name.starts_with(prefix) || !distributed_extension(std::filesystem::path(name).extension().string()) ||
             listed.count(name))
             continue;
         const auto table = parse_table_file_name(name);
