@@ -200,13 +200,17 @@ public:
         return search.value(pos, s);
     }
 
-    // Best play under the counts `c` from `pos` to the next conversion: the
-    // moves until one captures, crowns or ends the game (included), at most
-    // `max_plies`. The side that wins under the counts keeps the win and,
-    // of its winning moves, converts at once if it can, else plays into the
-    // shortest T; the side that loses plays into the longest T, converting
-    // last. Empty where the position is drawn under the counts (no side
-    // can force anything) or over.
+    // Best play under the counts `c` from `pos` to the next conversion, the
+    // move that starts the material's binding count again (what T measures
+    // to): the moves until one captures, crowns or ends the game, or, where
+    // no conversion count covers the material and the king-move count
+    // binds, moves a man (that move included), at most `max_plies`. The
+    // side that wins under the counts keeps the win and, of its winning
+    // moves, converts at once if it can, else plays into the shortest T;
+    // the side that loses plays into the longest T, converting last. With
+    // every count fresh the line has exactly T plies. Empty where the
+    // position is drawn under the counts (no side can force anything) or
+    // over.
     template <class Counts>
     std::vector<Move> line_to_conversion(const Position<V>& pos, const Counts& c, int max_plies = 512) const {
         std::vector<Move> line;
@@ -214,6 +218,11 @@ public:
         Search search = search_for(pos, c);
         SearchState s = state_for(pos, search, c);
         if (s.left <= 0 || search.value(pos, s) == 0) return line;
+        // Whether `m` at `p` is the move T measures to.
+        const auto converts = [&](const Position<V>& p, const Move& m, const Position<V>& after) {
+            if (game_over(after) || m.is_capture() || m.crowns) return true;
+            return !search.counts.to_conversion() && (p.kings & bit(m.from)) == 0;
+        };
         Position<V> p = pos;
         while (int(line.size()) < max_plies) {
             MoveList moves;
@@ -225,16 +234,14 @@ public:
                 if (search.move_value(p, s, m) != value) continue;
                 const Position<V> after = p.after(m);
                 // Plies to the conversion this move promises: 1 if it converts.
-                const int plies = game_over(after) || m.is_capture() || m.crowns
-                                      ? 1
-                                      : 1 + store_.entry(normalize(after), true).dtc.plies;
+                const int plies = converts(p, m, after) ? 1 : 1 + store_.entry(normalize(after), true).dtc.plies;
                 const int rank = value > 0 ? -plies : plies;
                 if (!best || rank > best_rank) best = m, best_rank = rank;
             }
             if (!best) break;  // cannot happen: the value is some move's
             line.push_back(*best);
             const Position<V> after = p.after(*best);
-            if (game_over(after) || best->is_capture() || best->crowns) break;
+            if (converts(p, *best, after)) break;
             s = search.next_state(p, s, *best);
             p = after;
         }

@@ -164,10 +164,24 @@ TEST(OracleAgainstDtc, International) {
     EXPECT_GT(t.winnable, t.answers / 50);
 }
 
+// Whether a move count without conversion (rules 2.1.9.1.5) covers a
+// material: then its binding count starts again only at a capture or a
+// crowning; else the king-move count binds, which a man move starts again
+// too. Read here from the rule table, not from tables/rule_values.hpp.
+template <class V>
+bool conversion_count_binds(const MaterialSignature& sig) {
+    if (sig.kings[0] == 0 || sig.kings[1] == 0) return false;
+    for (const DrawRule& r : V::draw_rules)
+        if (r.count == DrawCount::moves_without_conversion && r.total.contains(sig.total())) return true;
+    return false;
+}
+
 // Best play under the counts to the next conversion (dtb_rule_line): every
 // position on the line keeps the start's value for the side that had it,
-// by the oracle, and the line ends at a capture, a crowning or the end of
-// the game.
+// by the oracle; the line ends at the first move that starts the
+// material's binding count again (a capture, a crowning or the end of the
+// game, and a man move where the king-move count binds), and with every
+// count fresh it has exactly the stored distance to conversion.
 template <class V>
 void lines_keep_the_value(std::uint64_t per_table) {
     const auto tb = open_tables<V>(oracle_dtc_tables());
@@ -176,6 +190,7 @@ void lines_keep_the_value(std::uint64_t per_table) {
     for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
         CountOracle<V> oracle({.unlimited = values_from<V>(*tb), .merge_equivalent = true});
         const PositionIndex<V> index(sig);
+        const bool man_moves_convert = !conversion_count_binds<V>(sig);
         const std::uint64_t stride = std::max<std::uint64_t>(1, index.size() / per_table);
         for (std::uint64_t i = 0; i < index.size(); i += stride) {
             const Position<V> start = index.unrank(i);
@@ -190,6 +205,11 @@ void lines_keep_the_value(std::uint64_t per_table) {
                     continue;
                 }
                 ASSERT_FALSE(line->empty()) << to_fen(start);
+                if (m == 0) {
+                    const auto dtc = rules.dtc(start);
+                    ASSERT_TRUE(dtc) << dtc.error().message;
+                    EXPECT_EQ(int(line->size()), dtc->plies) << to_fen(start);
+                }
                 // The game's counts along the line, stepped by the oracle's own counting.
                 oracle::GameCounts<V> counts = oracle::resumed_counts(start, c);
                 Position<V> p = start;
@@ -197,7 +217,9 @@ void lines_keep_the_value(std::uint64_t per_table) {
                     const Move& mv = (*line)[k];
                     const bool last = k + 1 == line->size();
                     const Position<V> after = p.after(mv);
-                    const bool converts = game_over(after) || mv.is_capture() || mv.crowns;
+                    const bool man_moved = (p.kings & bit(mv.from)) == 0;
+                    const bool converts =
+                        game_over(after) || mv.is_capture() || mv.crowns || (man_moves_convert && man_moved);
                     ASSERT_EQ(converts, last) << to_fen(start) << " ply " << k;
                     if (last) break;
                     counts = oracle::detail::after_move(p, mv, counts);

@@ -312,8 +312,10 @@ int dtb_probe_dtc(dtb_tablebase* tb, const dtb_position* pos, int* rule_wdl, int
 
 /*
  * Best play under the move-count rules from `pos` up to the next
- * conversion: the moves until one captures, crowns or ends the game, that
- * one included. The counts: moves_played, the stronger side's moves since
+ * conversion, the move that starts the material's binding count again:
+ * the moves until one captures, crowns or ends the game or, in a material
+ * that no count without conversion (2.1.9.1.5) covers, moves a man, that
+ * move included; with every count fresh, exactly DTC plies. The counts: moves_played, the stronger side's moves since
  * a lone-king count started (since the material first stood on the board;
  * for 2.1.9.1.5 since the last capture or crowning); king_moves_played,
  * the moves since the last man move or capture (2.1.9.1.8, 3.5's 25 king
