@@ -50,6 +50,15 @@ public:
         return guarded([&] { return RuleJudge<V, DtcTables>(*this).line_to_conversion(pos, c); });
     }
 
+    // Every legal move under the counts `c`: its value for the side playing
+    // it and the plies to the conversion it leads to
+    // (RuleJudge::moves_under_counts).
+    template <class Counts>
+    Outcome<std::vector<typename RuleJudge<V, DtcTables>::MoveUnderCounts>> moves(const Position<V>& pos,
+                                                                                  const Counts& c) const {
+        return guarded([&] { return RuleJudge<V, DtcTables>(*this).moves_under_counts(pos, c); });
+    }
+
     // The store: the entry of a normalized position. Throws Unavailable.
     RuleEntry entry(const Position<V>& n, bool stronger_to_move) const {
         const MaterialSignature sig = signature_of(n);

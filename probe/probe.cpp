@@ -327,6 +327,26 @@ int dtb_rule_line(dtb_tablebase* tb, const dtb_position* pos, int moves_played, 
     });
 }
 
+int dtb_rule_root(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
+                  int conversion_moves_played, dtb_rule_move* moves, size_t capacity, size_t* count) {
+    const bool out_ok = count != nullptr && (moves != nullptr || capacity == 0);
+    return probe_position(tb, pos, out_ok, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
+        if (moves_played < 0) return tb->fail({Status::bad_argument, "moves played is negative"});
+        const int kings = king_moves_played < 0 ? moves_played : king_moves_played;
+        const int conversions = conversion_moves_played < 0 ? moves_played : conversion_moves_played;
+        auto valued = DtcTables<V>(*tb->tables).moves(p, RuleCounts{moves_played, 2 * conversions, 2 * kings});
+        if (!valued) return tb->fail(valued.error());
+        // In the move generator's order, as dtb_probe_root's.
+        *count = valued->size();
+        for (size_t i = 0; i < valued->size() && i < capacity; ++i)
+            moves[i] = dtb_rule_move{to_c(p, (*valued)[i].move), (*valued)[i].wdl, (*valued)[i].plies};
+        if (valued->size() > capacity)
+            return tb->fail({Status::buffer_too_small,
+                             std::to_string(valued->size()) + " legal moves, room for " + std::to_string(capacity)});
+        return DTB_OK;
+    });
+}
+
 int dtb_position_after(const dtb_position* pos, const dtb_move* move, dtb_position* out) {
     if (pos == nullptr || move == nullptr || out == nullptr) return DTB_BAD_ARGUMENT;
     const auto variant = variant_from_c(pos->variant);

@@ -218,11 +218,6 @@ public:
         Search search = search_for(pos, c);
         SearchState s = state_for(pos, search, c);
         if (s.left <= 0 || search.value(pos, s) == 0) return line;
-        // Whether `m` at `p` is the move T measures to.
-        const auto converts = [&](const Position<V>& p, const Move& m, const Position<V>& after) {
-            if (game_over(after) || m.is_capture() || m.crowns) return true;
-            return !search.counts.to_conversion() && (p.kings & bit(m.from)) == 0;
-        };
         Position<V> p = pos;
         while (int(line.size()) < max_plies) {
             MoveList moves;
@@ -232,20 +227,48 @@ public:
             int best_rank = 0;
             for (const Move& m : moves) {
                 if (search.move_value(p, s, m) != value) continue;
-                const Position<V> after = p.after(m);
-                // Plies to the conversion this move promises: 1 if it converts.
-                const int plies = converts(p, m, after) ? 1 : 1 + store_.entry(normalize(after), true).dtc.plies;
+                const int plies = plies_to_conversion(search, p, m);
                 const int rank = value > 0 ? -plies : plies;
                 if (!best || rank > best_rank) best = m, best_rank = rank;
             }
             if (!best) break;  // cannot happen: the value is some move's
             line.push_back(*best);
-            const Position<V> after = p.after(*best);
-            if (converts(p, *best, after)) break;
+            if (converts(search, p, *best)) break;
             s = search.next_state(p, s, *best);
-            p = after;
+            p = p.after(*best);
         }
         return line;
+    }
+
+    // A legal move's value under the counts, for the side playing it.
+    struct MoveUnderCounts {
+        Move move;
+        int wdl = 0;     // 1 win, 0 draw, -1 loss
+        int plies = -1;  // to the conversion T measures to, along best play; -1 for a draw
+    };
+
+    // Every legal move of `pos` under the counts `c` (in the move
+    // generator's order): what it is worth to the side that plays it, and,
+    // for a move that wins or loses, the plies to the next conversion it
+    // leads to (1 if it converts; else one more than T after it), the
+    // measure line_to_conversion ranks moves by. Empty for a game over.
+    template <class Counts>
+    std::vector<MoveUnderCounts> moves_under_counts(const Position<V>& pos, const Counts& c) const {
+        std::vector<MoveUnderCounts> out;
+        if (game_over(pos)) return out;
+        Search search = search_for(pos, c);
+        const SearchState s = state_for(pos, search, c);
+        // A count that has already ended the game leaves every move a draw.
+        const bool ended = s.left <= 0 || count_over(search.counts, s);
+        MoveList moves;
+        MoveGenerator<V>::generate(pos, moves);
+        for (const Move& m : moves) {
+            MoveUnderCounts u{m};
+            u.wdl = ended ? 0 : search.move_value(pos, s, m);
+            if (u.wdl != 0) u.plies = plies_to_conversion(search, pos, m);
+            out.push_back(u);
+        }
+        return out;
     }
 
     // The lone-king ending under way when a position is entered: its
@@ -288,6 +311,26 @@ public:
 private:
     struct Search;
     struct SearchState;
+
+    // Whether `m` at `p` is the move T measures to: a capture, crowning or
+    // end of the game, or a man move where the king-move count binds.
+    static bool converts(const Search& search, const Position<V>& p, const Move& m) {
+        if (m.is_capture() || m.crowns || game_over(p.after(m))) return true;
+        return !search.counts.to_conversion() && (p.kings & bit(m.from)) == 0;
+    }
+
+    // Plies to the conversion `m` leads to: 1 if it converts, else one more
+    // than T after it.
+    int plies_to_conversion(const Search& search, const Position<V>& p, const Move& m) const {
+        if (converts(search, p, m)) return 1;
+        return 1 + store_.entry(normalize(p.after(m)), true).dtc.plies;
+    }
+
+    // Whether the conversion or king-move count has run out in state `s`.
+    static bool count_over(const TableCounts& counts, const SearchState& s) {
+        return (counts.conversion_limit < kNoLimit && s.a >= counts.conversion_limit) ||
+               (counts.king_move_limit < kNoLimit && s.b >= counts.king_move_limit);
+    }
 
     Search search_for(const Position<V>& pos, const RuleCounts&) const {
         const std::optional<Color> stronger =
@@ -368,8 +411,7 @@ private:
 
         // The value at `pos` (of the search's material, not over, no count ended).
         int value(const Position<V>& pos, const SearchState& s) {
-            if (counts.conversion_limit < kNoLimit && s.a >= counts.conversion_limit) return 0;
-            if (counts.king_move_limit < kNoLimit && s.b >= counts.king_move_limit) return 0;
+            if (count_over(counts, s)) return 0;
             if (const std::optional<int> v = settled(pos, s)) return *v;
             const Key key{pos, s};
             if (const auto it = memo.find(key); it != memo.end()) return it->second;

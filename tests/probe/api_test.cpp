@@ -157,6 +157,8 @@ TEST(Position, NullArguments) {
     EXPECT_EQ(dtb_best_move(tb, &pos, nullptr, &v), DTB_BAD_ARGUMENT);
     EXPECT_EQ(dtb_probe_root(tb, &pos, nullptr, 5, &n), DTB_BAD_ARGUMENT);
     EXPECT_EQ(dtb_probe_root(tb, &pos, nullptr, 0, nullptr), DTB_BAD_ARGUMENT);
+    EXPECT_EQ(dtb_rule_root(tb, &pos, 0, -1, -1, nullptr, 5, &n), DTB_BAD_ARGUMENT);
+    EXPECT_EQ(dtb_rule_root(tb, &pos, 0, -1, -1, nullptr, 0, nullptr), DTB_BAD_ARGUMENT);
     EXPECT_EQ(dtb_principal_variation(tb, &pos, nullptr, 3, &n, &v), DTB_BAD_ARGUMENT);
     EXPECT_EQ(dtb_position_after(&pos, nullptr, nullptr), DTB_BAD_ARGUMENT);
     EXPECT_EQ(dtb_position_to_fen(nullptr, nullptr, 0), DTB_BAD_ARGUMENT);

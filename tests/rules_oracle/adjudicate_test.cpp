@@ -241,6 +241,73 @@ void lines_keep_the_value(std::uint64_t per_table) {
 TEST(OracleAgainstDtc, RussianLinesKeepTheValue) { lines_keep_the_value<Russian>(30); }
 TEST(OracleAgainstDtc, InternationalLinesKeepTheValue) { lines_keep_the_value<International>(60); }
 
+// Every move's value under the counts (dtb_rule_root): for the side that
+// plays it, the oracle's value of the position after it with the counts
+// stepped by the oracle's own counting; and its plies to the conversion are
+// what the line takes: the line's first move has the line's length, the
+// least of the winning moves' (the most of the losing moves', where the
+// side to move loses).
+template <class V>
+void moves_under_counts_agree(std::uint64_t per_table) {
+    const auto tb = open_tables<V>(oracle_dtc_tables());
+    const probe::DtcTables<V> rules(*tb);
+    std::uint64_t moves = 0;
+    for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
+        CountOracle<V> oracle({.unlimited = values_from<V>(*tb), .merge_equivalent = true});
+        const PositionIndex<V> index(sig);
+        const std::uint64_t stride = std::max<std::uint64_t>(1, index.size() / per_table);
+        for (std::uint64_t i = 0; i < index.size(); i += stride) {
+            const Position<V> start = index.unrank(i);
+            if (oracle::detail::lost(start)) continue;
+            for (const int m : {0, 3, 9}) {
+                const CountState c{m, 2 * m, 2 * std::min(m, 5)};
+                const RuleCounts counts{c.lone_moves, c.conversion_plies, c.king_plies};
+                const auto valued = rules.moves(start, counts);
+                ASSERT_TRUE(valued) << valued.error().message;
+                MoveList legal;
+                MoveGenerator<V>::generate(start, legal);
+                ASSERT_EQ(valued->size(), legal.size()) << to_fen(start);
+                const oracle::GameCounts<V> before = oracle::resumed_counts(start, c);
+                const Color mover = start.side_to_move;
+                int best = -1;
+                for (const auto& u : *valued) {
+                    const Position<V> after = start.after(u.move);
+                    const oracle::GameCounts<V> next = oracle::detail::after_move(start, u.move, before);
+                    // A count already at its end has drawn the game: no move changes that.
+                    const int want = oracle::detail::count_ended(start, before)  ? 0
+                                     : oracle.wins(after, next, mover)           ? 1
+                                     : oracle.wins(after, next, opponent(mover)) ? -1
+                                                                                 : 0;
+                    ASSERT_EQ(u.wdl, want) << to_fen(start) << " counts " << m;
+                    ASSERT_EQ(u.plies < 0, u.wdl == 0) << to_fen(start);
+                    best = std::max(best, u.wdl);
+                    ++moves;
+                }
+                const auto line = rules.line(start, counts);
+                ASSERT_TRUE(line) << line.error().message;
+                if (best == 0) continue;
+                ASSERT_FALSE(line->empty()) << to_fen(start);
+                int chosen = best > 0 ? 1 << 20 : -1;
+                for (const auto& u : *valued)
+                    if (u.wdl == best) chosen = best > 0 ? std::min(chosen, u.plies) : std::max(chosen, u.plies);
+                const auto first = std::find_if(valued->begin(), valued->end(),
+                                                [&](const auto& u) { return u.move == line->front(); });
+                ASSERT_NE(first, valued->end());
+                EXPECT_EQ(first->wdl, best) << to_fen(start);
+                EXPECT_EQ(first->plies, chosen) << to_fen(start);
+                if (m == 0) {
+                    EXPECT_EQ(int(line->size()), chosen) << to_fen(start);
+                }
+            }
+        }
+    }
+    EXPECT_GT(moves, 1000u);
+    std::cout << V::name << ": " << moves << " moves valued under the counts, as the oracle values them" << std::endl;
+}
+
+TEST(OracleAgainstDtc, RussianMovesUnderTheCounts) { moves_under_counts_agree<Russian>(10); }
+TEST(OracleAgainstDtc, InternationalMovesUnderTheCounts) { moves_under_counts_agree<International>(30); }
+
 // Games under the counts (adjudication::adjudicate_in_game, as dtb adjudicate
 // --pdn asks it): from a sample of starts in every table up to 4 pieces,
 // moves chosen half at random and half along the line under the counts

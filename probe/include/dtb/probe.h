@@ -315,8 +315,8 @@ int dtb_probe_dtc(dtb_tablebase* tb, const dtb_position* pos, int* rule_wdl, int
  * conversion, the move that starts the material's binding count again:
  * the moves until one captures, crowns or ends the game or, in a material
  * that no count without conversion (2.1.9.1.5) covers, moves a man, that
- * move included; with every count fresh, exactly DTC plies. The counts: moves_played, the stronger side's moves since
- * a lone-king count started (since the material first stood on the board;
+ * move included; with every count fresh, exactly DTC plies. The counts:
+ * moves_played, the stronger side's moves since a lone-king count started (since the material first stood on the board;
  * for 2.1.9.1.5 since the last capture or crowning); king_moves_played,
  * the moves since the last man move or capture (2.1.9.1.8, 3.5's 25 king
  * moves), -1 for moves_played; conversion_moves_played, the moves since
@@ -330,6 +330,27 @@ int dtb_probe_dtc(dtb_tablebase* tb, const dtb_position* pos, int* rule_wdl, int
  */
 int dtb_rule_line(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
                   int conversion_moves_played, dtb_move* moves, size_t capacity, size_t* length);
+
+/* A move and what it is worth under the move-count rules (dtb_rule_root). */
+typedef struct dtb_rule_move {
+    dtb_move move;
+    int rule_wdl; /* for the side making it: DTB_WIN, DTB_DRAW or DTB_LOSS under the counts */
+    int dtc;      /* plies to the next conversion along best play, this move the first (1 if it
+                     converts); -1 when rule_wdl is DTB_DRAW */
+} dtb_rule_move;
+
+/*
+ * Every legal move under the move-count rules, with the counts as in
+ * dtb_rule_line: the value it leads to for the side to move, and the plies
+ * to the next conversion it leads to, which is how dtb_rule_line chooses
+ * (the winner takes the least, the loser the most). In the order of
+ * dtb_probe_root. Writes at most `capacity` moves and sets *count to the
+ * number of legal moves; if that is more than capacity, returns
+ * DTB_BUFFER_TOO_SMALL. Needs the .dtc tables (DTB_MISSING_TABLE naming
+ * one).
+ */
+int dtb_rule_root(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
+                  int conversion_moves_played, dtb_rule_move* moves, size_t capacity, size_t* count);
 
 #ifdef __cplusplus
 }
