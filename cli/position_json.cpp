@@ -54,6 +54,9 @@ Json move_json(int variant, const ValuedMove& m) {
                 {"crowns", m.move.crowns != 0},
                 {"wdl", wdl_word(m.value.wdl)},
                 {"dtw", dtw_json(m.value)},
+                {"rule_wdl", m.rule_wdl ? Json(wdl_word(*m.rule_wdl)) : Json(nullptr)},
+                {"rule_class", m.rule_wdl ? Json(rule_class_word(m.value.wdl, *m.rule_wdl)) : Json(nullptr)},
+                {"dtc", m.rule_wdl && m.dtc >= 0 ? Json(m.dtc) : Json(nullptr)},
                 {"fen", fen_of(m.after)}};
 }
 

@@ -17,7 +17,8 @@ Json report_json(const ProbeReport& r);
 
 // A move: move (the variant's notation), move_numeric (PDN square numbers),
 // from, to, captured (square numbers), crowns, wdl and dtw for the side
-// making it, fen after it.
+// making it, rule_wdl, rule_class and dtc under the counts (null without
+// the .dtc tables), fen after it.
 Json move_json(int variant, const ValuedMove& m);
 
 // report_json, then must_capture and moves (best first): what

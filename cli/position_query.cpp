@@ -121,9 +121,24 @@ Answer<std::vector<ValuedMove>> probe_moves(dtb_tablebase* tb, const dtb_positio
     if (s != DTB_OK) return failure(tb, s);
     std::vector<ValuedMove> moves;
     for (std::size_t i = 0; i < count; ++i) {
-        ValuedMove m{root[i].move, root[i].value, {}};
+        ValuedMove m{root[i].move, root[i].value, {}, std::nullopt, -1};
         if (const int s2 = dtb_position_after(&pos, &m.move, &m.after); s2 != DTB_OK) return failure(tb, s2);
         moves.push_back(m);
+    }
+    // The values under the counts, where the .dtc tables are there (in the
+    // same order: both lists are the move generator's).
+    std::vector<dtb_rule_move> rules(count);
+    std::size_t rule_count = 0;
+    const int s3 = dtb_rule_root(tb, &pos, 0, -1, -1, rules.data(), rules.size(), &rule_count);
+    if (s3 == DTB_OK && rule_count == count) {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (rules[i].move.from != moves[i].move.from || rules[i].move.to != moves[i].move.to)
+                return QueryError{DTB_INTERNAL_ERROR, "dtb_rule_root and dtb_probe_root list the moves apart"};
+            moves[i].rule_wdl = rules[i].rule_wdl;
+            moves[i].dtc = rules[i].dtc;
+        }
+    } else if (s3 != DTB_OK && s3 != DTB_MISSING_TABLE && s3 != DTB_TOO_MANY_PIECES) {
+        return failure(tb, s3);
     }
     std::stable_sort(moves.begin(), moves.end(), [](const ValuedMove& a, const ValuedMove& b) {
         // The tables' one order of values (tables/values.hpp): fastest win first.

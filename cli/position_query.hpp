@@ -81,10 +81,16 @@ struct ValuedMove {
     dtb_move move{};
     dtb_value value{};
     dtb_position after{};
+    // Where the .dtc tables answer (dtb_rule_root, every count fresh before
+    // the move): the value it leads to under the counts for the side making
+    // it, and its plies to the next conversion (-1 when drawn under them).
+    std::optional<int> rule_wdl;
+    int dtc = -1;
 };
 
 // Every legal move, best first: wins fastest first, then draws, then losses
-// slowest first; moves of equal value in dtb_probe_root's order.
+// slowest first; moves of equal value in dtb_probe_root's order. With the
+// .dtc tables, each with its value under the counts too.
 Answer<std::vector<ValuedMove>> probe_moves(dtb_tablebase* tb, const dtb_position& pos);
 
 // Whether the side to move must capture: its legal moves are captures

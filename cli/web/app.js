@@ -389,6 +389,7 @@ function renderValue() {
   box.className = "value";
   delete box.dataset.wdl;
   delete box.dataset.dtw;
+  delete box.dataset.ruleClass;
   renderMaterial();
   if (state.unfinished) {
     box.classList.add("unfinished");
@@ -424,6 +425,37 @@ function renderValue() {
     main.textContent = `${side} loses in ${plies(a.dtw)}`;
     detail.textContent = `${other} needs ${movesWord(a.dtw / 2)} with best play; ${side} to move.`;
   }
+  renderRuleValue(box, main, detail, a, side, other);
+}
+
+// The value under the move-count rules (the .dtc tables, every count
+// fresh), where the server has it: a win or loss the counts keep says when
+// its next conversion comes; one they take away is shown as what it is.
+function renderRuleValue(box, main, detail, a, side, other) {
+  if (!a.rule_class || a.wdl === "draw" || a.dtw === 0) return;
+  box.dataset.ruleClass = a.rule_class;
+  if (a.rule_class === "count-drawn win") {
+    box.classList.add("count-drawn");
+    main.textContent += ", drawn by the counts";
+    detail.textContent = `Count-drawn win: no win of ${side} fits within the move-count rules (every count fresh), so the game is a draw under them. Without the counts: ${detail.textContent}`;
+  } else if (a.rule_class === "count-saved loss") {
+    box.classList.add("count-saved");
+    main.textContent += ", saved by the counts";
+    detail.textContent = `Count-saved loss: ${other} cannot win within the move-count rules (every count fresh), so the game is a draw under them. Without the counts: ${detail.textContent}`;
+  } else {
+    detail.textContent += ` Under the move-count rules a ${a.rule_class} too: the next conversion in ${plies(a.dtc)}.`;
+  }
+}
+
+// A move's class: its value under the move-count rules where the server
+// has it ("count-drawn win", "count-saved loss" besides the three), else
+// its value.
+function moveClass(m) {
+  return m.rule_class || m.wdl;
+}
+
+function moveClassName(c) {
+  return c === "count-drawn win" ? "count-drawn" : c === "count-saved loss" ? "count-saved" : c;
 }
 
 // The material's name as dtb writes it (side to move first: "KKKvK"), from
@@ -533,7 +565,18 @@ function hasPieces(pos, side) {
 
 function moveValueText(m) {
   if (m.wdl === "draw") return "draw";
-  return `${m.wdl} in ${m.dtw}`;
+  const text = `${m.wdl} in ${m.dtw}`;
+  if (m.rule_class === "count-drawn win" || m.rule_class === "count-saved loss") return `${text}, count-drawn`;
+  return m.dtc === null || m.dtc === undefined ? text : `${text}, DTC ${m.dtc}`;
+}
+
+function moveTitle(m) {
+  if (m.dtw === null) return "keeps the draw";
+  const title = `${m.wdl} in ${plies(m.dtw)} for the side making it`;
+  if (m.rule_class === "count-drawn win") return `${title}; a draw under the move-count rules`;
+  if (m.rule_class === "count-saved loss") return `${title}; a draw under the move-count rules, which save it`;
+  if (m.dtc !== null && m.dtc !== undefined) return `${title}; under the move-count rules too, the next conversion in ${plies(m.dtc)}`;
+  return title;
 }
 
 function renderMoves() {
@@ -548,25 +591,29 @@ function renderMoves() {
   }
   const groups = [
     ["win", "Winning"],
+    ["count-drawn win", "Winning without the counts, drawn by them"],
     ["draw", "Drawing"],
+    ["count-saved loss", "Losing without the counts, saved by them"],
     ["loss", "Losing"],
   ];
-  for (const [wdl, title] of groups) {
-    const moves = a.moves.filter((m) => m.wdl === wdl);
+  for (const [kind, title] of groups) {
+    const moves = a.moves.filter((m) => moveClass(m) === kind);
     if (moves.length === 0) continue;
-    const group = el("div", `move-group ${wdl}`);
+    const name = moveClassName(kind);
+    const group = el("div", `move-group ${name}`);
     group.appendChild(el("h3", null, `${title} (${moves.length})`));
     const list = el("ul");
     for (const m of moves) {
       const item = el("li");
-      const button = el("button", `move ${wdl}`);
+      // The class names the value without the counts (win, draw, loss),
+      // and count-drawn or count-saved beside it.
+      const button = el("button", name === kind ? `move ${m.wdl}` : `move ${m.wdl} ${name}`);
       button.type = "button";
       button.dataset.move = m.move;
-      button.title = m.dtw === null ? "keeps the draw" : `${m.wdl} in ${plies(m.dtw)} for the side making it`;
-      const name = el("span", "move-name", m.move);
-      button.appendChild(name);
+      button.title = moveTitle(m);
+      button.appendChild(el("span", "move-name", m.move));
       if (m.move_numeric !== m.move) button.appendChild(el("span", "move-numeric", m.move_numeric));
-      button.appendChild(el("span", `move-value ${wdl}`, moveValueText(m)));
+      button.appendChild(el("span", `move-value ${name}`, moveValueText(m)));
       button.addEventListener("click", () => playMove(m));
       button.addEventListener("pointerenter", () => showHighlight(m));
       button.addEventListener("pointerleave", () => showHighlight(null));

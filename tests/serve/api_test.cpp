@@ -271,6 +271,58 @@ TEST(ServeDtc, AdjudicateAgreesWithTheCommandLine) {
     EXPECT_EQ(server.stop(), 0);
 }
 
+// With the .dtc tables each move has its value under the counts: a
+// count-drawn win shows as one, in the position's value and in its moves,
+// and the values of the moves agree with the position's (the best of them
+// is its value, the line under the counts starts with a best one).
+TEST(ServeDtc, MovesHaveTheirValuesUnderTheCounts) {
+    ScratchDir dir;
+    const std::string tables = dir.path().string();
+    const Output built = dtb("gen --variant russian --only KMMvK --dtc --dir '" + tables + "'");
+    ASSERT_EQ(built.status, 0) << built.err;
+    Server server(2, tables);
+    auto client = server.client();
+    const auto rank = [](const Json& m) {
+        const std::string w = m["rule_wdl"];
+        return w == "win" ? 1 : w == "loss" ? -1 : 0;
+    };
+    // White wins in 43 plies without the counts; 2.1.9.1.7 (three pieces
+    // against a lone king on the main road: 5 moves) draws it.
+    for (const std::string fen : {"W:WKh6,f6,e3:BKc3", "W:WKh6,f6,e3:BKd4", "B:WKh6,f6,e3:BKc3"}) {
+        const Got got = get(client, "/api/v1/russian?fen=" + encode(fen));
+        ASSERT_EQ(got.status, 200) << fen << ": " << got.body;
+        const Output probe = dtb("probe --variant russian --dir '" + tables + "' --fen '" + fen + "' --json");
+        ASSERT_EQ(probe.status, 0) << probe.err;
+        const Json want = Json::parse(probe.out);
+        EXPECT_EQ(got.json["rule_class"], want["rule_class"]) << fen;
+        const Json& moves = got.json["moves"];
+        ASSERT_FALSE(moves.empty()) << fen;
+        int best = -1;
+        for (const Json& m : moves) {
+            ASSERT_TRUE(m["rule_wdl"].is_string()) << fen << ": " << m.dump();
+            ASSERT_TRUE(m["rule_class"].is_string()) << fen << ": " << m.dump();
+            EXPECT_EQ(m["dtc"].is_null(), m["rule_wdl"] == "draw") << fen << ": " << m.dump();
+            if (m["wdl"] == "draw") {
+                EXPECT_EQ(m["rule_wdl"], "draw") << fen << ": " << m.dump();
+            }
+            best = std::max(best, rank(m));
+        }
+        EXPECT_EQ(best, want["rule_wdl"] == "win" ? 1 : want["rule_wdl"] == "loss" ? -1 : 0) << fen;
+        if (fen == "W:WKh6,f6,e3:BKc3") {
+            EXPECT_EQ(got.json["rule_class"], "count-drawn win");
+            EXPECT_EQ(moves[0]["rule_class"], "count-drawn win") << moves[0].dump();
+        }
+        if (!want["rule_line"].empty()) {
+            const auto first = std::find_if(moves.begin(), moves.end(),
+                                            [&](const Json& m) { return m["move"] == want["rule_line"][0]; });
+            ASSERT_NE(first, moves.end()) << fen;
+            EXPECT_EQ(rank(*first), best) << fen;
+            EXPECT_EQ((*first)["dtc"], want["dtc"]) << fen;
+        }
+    }
+    EXPECT_EQ(server.stop(), 0);
+}
+
 // --------------------------------------------------------------------------
 // Refusals
 
