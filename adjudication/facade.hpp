@@ -56,6 +56,18 @@ struct GameReview {
 template <class V>
 GameReview review_game(dtb_tablebase* tb, const PdnGame<V>& game, const GameReplay<V>& replay);
 
+// The game's value under the move-count rules, ply by ply, with the counts
+// as they stood (replay.counts): values[k], after k plies, for the side
+// then to move (1 win, 0 draw, -1 loss), from the .dtc tables, exact;
+// nullopt where they do not answer (no .dtc table of the material, more
+// pieces than any table). A damaged table stops it, saying so in `error`.
+struct RuleValues {
+    std::vector<std::optional<int>> values;
+    std::string error;
+};
+template <class V>
+RuleValues rule_values_in_game(dtb_tablebase* tb, const PdnGame<V>& game, const GameReplay<V>& replay);
+
 // The report on the material `sig` (either side first) from the tables of
 // `tb`: every position of its two tables read. Throws std::runtime_error
 // with the tables' message when they cannot answer.

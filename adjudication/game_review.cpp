@@ -7,6 +7,7 @@
 #include "adjudication/judge.hpp"
 #include "probe/c_handle.hpp"
 #include "probe/convert.hpp"
+#include "probe/dtc_tables.hpp"
 #include "rules/notation.hpp"
 
 namespace dtb::adjudication {
@@ -76,8 +77,29 @@ GameReview review_game(dtb_tablebase* handle, const PdnGame<V>& game, const Game
     return g;
 }
 
-// review_game for every variant, where the dtb program finds it.
-#define DTB_REVIEW_GAME(V) template GameReview review_game<V>(dtb_tablebase*, const PdnGame<V>&, const GameReplay<V>&);
+template <class V>
+RuleValues rule_values_in_game(dtb_tablebase* handle, const PdnGame<V>& game, const GameReplay<V>& replay) {
+    const probe::DtcTables<V> dtc(*handle->tables);
+    RuleValues r;
+    for (std::size_t k = 0; k < replay.counts.size(); ++k) {
+        std::optional<int> value;
+        if (r.error.empty()) {
+            const Position<V> pos = GameReplay<V>::position_after(game, int(k));
+            auto v = dtc.exact_value(pos, replay.counts[k]);
+            if (v)
+                value = *v;
+            else if (v.error().status != Status::missing_table && v.error().status != Status::too_many_pieces)
+                r.error = v.error().message;
+        }
+        r.values.push_back(value);
+    }
+    return r;
+}
+
+// review_game and rule_values_in_game for every variant, where the dtb program finds them.
+#define DTB_REVIEW_GAME(V)                                                                       \
+    template GameReview review_game<V>(dtb_tablebase*, const PdnGame<V>&, const GameReplay<V>&); \
+    template RuleValues rule_values_in_game<V>(dtb_tablebase*, const PdnGame<V>&, const GameReplay<V>&);
 #ifdef DTB_FOR_EACH_VARIANT
 DTB_FOR_EACH_VARIANT(DTB_REVIEW_GAME)  // rules/variant.hpp's list
 #else

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/board_svg.hpp"
+#include "cli/c_api.hpp"
 #include "cli/draw_rule_text.hpp"
 #include "cli/game_analysis.hpp"
 #include "cli/options.hpp"
@@ -71,6 +72,27 @@ std::string turn_text(const AnalyzedPly<V>& p) {
            t.best_move + " " + result_words(t.best_value);
 }
 
+// " (a draw under the move-count rules: a count-drawn win)" where the
+// counts change a value; "" where they keep it or the .dtc tables are not
+// there. `value`: the tables' value without the counts; `rule_wdl`: under them.
+inline std::string rule_value_note(int value, const std::optional<int>& rule_wdl) {
+    if (!rule_wdl || *rule_wdl == outcome_of(value)) return "";
+    const int o = outcome_of(value);
+    if (*rule_wdl == 0)
+        return o > 0 ? " (a draw under the move-count rules: a count-drawn win)"
+                     : " (a draw under the move-count rules: a count-saved loss)";
+    return *rule_wdl > 0 ? " (a win under the move-count rules)" : " (a loss under the move-count rules)";
+}
+
+// "won -> drawn under the move-count rules at move 47 (White): 28-22".
+template <class V>
+std::string rule_turn_text(const AnalyzedPly<V>& p) {
+    const char* words[] = {"lost", "drawn", "won"};
+    return std::string(words[*p.rule_turn + 1]) + " -> " + words[-*p.rule_wdl + 1] +
+           " under the move-count rules at move " + std::to_string(p.number.number) + " (" + side_name(p.number.side) +
+           "): " + p.move_text;
+}
+
 // "draw by rule" for a count that ended the game; a repetition only lets
 // a draw be claimed.
 template <class V>
@@ -124,15 +146,18 @@ void print_analysis(int number, const PdnGame<V>& game, const GameAnalysis<V>& a
         const Position<V>& pos = from == 0 ? game.start : a.plies[std::size_t(from - 1)].after;
         std::cout << "  In the tables from "
                   << (from == 0 ? "the start" : "after " + numbered(a.plies[std::size_t(from - 1)])) << " ("
-                  << to_fen(pos) << "): " << value_text(*a.start_value, pos) << ".\n";
+                  << to_fen(pos) << "): " << value_text(*a.start_value, pos)
+                  << rule_value_note(*a.start_value, a.start_rule_wdl) << ".\n";
         for (std::size_t i = std::size_t(from); i < a.plies.size(); ++i) {
             const AnalyzedPly<V>& p = a.plies[i];
             if (p.after_end) break;  // said once, below
             std::cout << "  " << std::left << std::setw(22) << numbered(p)
-                      << (p.value ? value_text(*p.value, p.after) : std::string("(not in the tables)"));
+                      << (p.value ? value_text(*p.value, p.after) + rule_value_note(*p.value, p.rule_wdl)
+                                  : std::string("(not in the tables)"));
             if (!p.counts.empty()) std::cout << "   [" << counts_text<V>({nearest_end<V>(p.counts)}) << "]";
             std::cout << '\n';
             if (p.turn) std::cout << "    ** " << turn_text(p) << '\n';
+            if (p.rule_turn) std::cout << "    ** " << rule_turn_text(p) << '\n';
             if (p.draw)
                 std::cout << "    == " << draw_words<V>(*p.draw) << " " << V::draw_rules[p.draw->rule].id << ": "
                           << reason_text<V>(*p.draw, game.start.side_to_move) << '\n';
@@ -143,6 +168,9 @@ void print_analysis(int number, const PdnGame<V>& game, const GameAnalysis<V>& a
                   << plies_text(after) << ", played after the end and not analysed: " << plies_after_end(a) << '\n';
     if (!a.error.empty()) std::cout << "  The tables stopped answering: " << a.error << '\n';
     std::cout << "  " << count_text(a.turning_points, "turning point", "turning points");
+    if (a.start_rule_wdl)
+        std::cout << ", " << count_text(a.rule_turning_points, "turning point", "turning points")
+                  << " under the move-count rules";
     if (a.claimable)
         std::cout << "; a draw could be claimed by rule " << V::draw_rules[a.claimable->rule].id << " after "
                   << after_ply_text(a.claimable->ply, game.start.side_to_move);
@@ -181,6 +209,8 @@ Json ply_json(const AnalyzedPly<V>& p, Color first) {
            {"value", value_json(p.value, to_move_after(p))},
            {"counts", counts},
            {"turning_point", nullptr},
+           {"rule_wdl", p.rule_wdl ? Json(wdl_word(*p.rule_wdl)) : Json(nullptr)},
+           {"rule_turning_point", nullptr},
            {"draw_by_rule", nullptr},
            {"after_game_end", p.after_end}};
     if (p.turn)
@@ -189,6 +219,9 @@ Json ply_json(const AnalyzedPly<V>& p, Color first) {
                                   {"best_move", p.turn->best_move},
                                   {"best_value", value_json(p.turn->best_value, p.number.side)},
                                   {"text", turn_text(p)}};
+    if (p.rule_turn)
+        j["rule_turning_point"] =
+            Json{{"from", wdl_word(*p.rule_turn)}, {"to", wdl_word(-*p.rule_wdl)}, {"text", rule_turn_text(p)}};
     if (p.draw)
         j["draw_by_rule"] = Json{{"rule", V::draw_rules[p.draw->rule].id},
                                  {"ends_game", V::draw_rules[p.draw->rule].count != DrawCount::repetitions},
@@ -232,7 +265,10 @@ Json analysis_json(int number, const PdnGame<V>& game, const GameAnalysis<V>& a)
     if (a.in_tables_from) {
         const int f = *a.in_tables_from;
         const Position<V>& pos = f == 0 ? game.start : a.plies[std::size_t(f - 1)].after;
-        in_tables = Json{{"ply", f}, {"fen", to_fen(pos)}, {"value", value_json(a.start_value, pos.side_to_move)}};
+        in_tables = Json{{"ply", f},
+                         {"fen", to_fen(pos)},
+                         {"value", value_json(a.start_value, pos.side_to_move)},
+                         {"rule_wdl", a.start_rule_wdl ? Json(wdl_word(*a.start_rule_wdl)) : Json(nullptr)}};
     }
     return Json{{"game", number},
                 {"tags", tags_json(game.tags)},
@@ -240,6 +276,7 @@ Json analysis_json(int number, const PdnGame<V>& game, const GameAnalysis<V>& a)
                 {"result", game.result},
                 {"in_tables_from", in_tables},
                 {"turning_points", a.turning_points},
+                {"rule_turning_points", a.start_rule_wdl ? Json(a.rule_turning_points) : Json(nullptr)},
                 {"draw_by_rule", a.draw ? Json(V::draw_rules[a.draw->rule].id) : Json(nullptr)},
                 {"draw_claimable_by", a.claimable ? Json(V::draw_rules[a.claimable->rule].id) : Json(nullptr)},
                 {"moves", moves},
@@ -263,7 +300,9 @@ std::string analysed_pdn(const PdnGame<V>& game, const GameAnalysis<V>& a) {
         }
         if (p.value) c = value_text(*p.value, p.after);
         if (p.value && !p.counts.empty()) c += " [" + counts_text<V>({nearest_end<V>(p.counts)}) + "]";
+        if (p.value) c += rule_value_note(*p.value, p.rule_wdl);
         if (p.turn) c += ". " + turn_text(p);
+        if (p.rule_turn) c += ". " + rule_turn_text(p);
         if (p.draw)
             c += (c.empty() ? "" : ". ") + std::string(draw_words<V>(*p.draw)) + " " +
                  std::string(V::draw_rules[p.draw->rule].id) +
@@ -350,6 +389,9 @@ void add_analyze_commands(CLI::App& app) {
         "hold, gives after every move the value for the side to move (win, draw or loss, and DTW: plies to the\n"
         "end), marks each move that changed the game's value (won -> drawn, drawn -> lost, ...) with the best\n"
         "move instead, and the move-count draw rules' counts, with the move at which a rule ended the game.\n"
+        "With the .dtc tables (dtb gen --dtc), every value is judged under the move-count rules too, with the\n"
+        "game's counts: a count-drawn win is said so, and a move that throws a win away under the counts is a\n"
+        "turning point under them.\n"
         "Once a move-count rule has ended the game, the moves the record gives after it are listed as played\n"
         "after the end, not analysed. A record that ends with the side to move unable to move says who won.\n"
         "A game that cannot be read is reported on its own and the rest are analysed (status 2 at the end).\n"
@@ -364,8 +406,9 @@ void add_analyze_commands(CLI::App& app) {
     add_encoding_option(cmd, o->encoding);
     cmd->add_flag(
         "--json", o->json,
-        "One JSON object per game: game, tags, plies, result, in_tables_from, turning_points, draw_by_rule, "
-        "moves (ply, move, value, counts, turning_point, draw_by_rule, after_game_end), tables_error, game_end "
+        "One JSON object per game: game, tags, plies, result, in_tables_from (ply, fen, value, rule_wdl), "
+        "turning_points, rule_turning_points, draw_by_rule, moves (ply, move, value, counts, turning_point, "
+        "rule_wdl, rule_turning_point, draw_by_rule, after_game_end), tables_error, game_end "
         "(null, or how the game ended: by a draw rule, or a side with no move); a game that could not be read: "
         "an object with an \"error\" field");
     cmd->add_option("--pdn-out", o->pdn_out, "Write the games again with each analysed move's value as a {comment}");

@@ -1,6 +1,8 @@
 // dtb analyze's decisions (see game_analysis.hpp).
 #include "cli/game_analysis.hpp"
 
+#include "adjudication/facade.hpp"
+
 namespace dtb {
 
 namespace {
@@ -56,6 +58,14 @@ GameAnalysis<V> analyze_game(const PdnGame<V>& game, const Tables& tables, int m
         a.in_tables_from = 0;
         a.start_value = value;
     }
+    // The values under the counts where the .dtc tables answer, ply by ply.
+    const GameReplay<V> replay = replay_game(game);
+    const adjudication::RuleValues rules = adjudication::rule_values_in_game(tables.get(), game, replay);
+    if (a.error.empty()) a.error = rules.error;
+    const auto rule_value = [&](int k) {
+        return std::size_t(k) < rules.values.size() ? rules.values[std::size_t(k)] : std::nullopt;
+    };
+    if (value) a.start_rule_wdl = rule_value(0);
     const Color first = game.start.side_to_move;
     int ply = 0;
     for (const PdnPly<V>& p : game.plies) {
@@ -69,6 +79,8 @@ GameAnalysis<V> analyze_game(const PdnGame<V>& game, const Tables& tables, int m
                            {},
                            std::nullopt,
                            std::nullopt,
+                           std::nullopt,
+                           std::nullopt,
                            false};
         if (a.draw) {  // the game was over: the record goes on, but play does not
             out.after_end = true;
@@ -78,9 +90,17 @@ GameAnalysis<V> analyze_game(const PdnGame<V>& game, const Tables& tables, int m
         const auto draw = tracker.play(p.move);
         out.counts = counts_of(tracker);
         out.value = table_value(tables, out.after, max_pieces, a.error);
+        if (out.value) out.rule_wdl = rule_value(ply);
         if (out.value && !a.in_tables_from) {
             a.in_tables_from = ply;
             a.start_value = out.value;
+            a.start_rule_wdl = out.rule_wdl;
+        }
+        if (const auto before = rule_value(ply - 1); before && out.rule_wdl && value) {
+            if (-*out.rule_wdl < *before) {
+                out.rule_turn = *before;
+                ++a.rule_turning_points;
+            }
         }
         if (value && out.value) {
             out.turn = turning_point(tables, p.before, *value, value_before(*out.value), a.error);

@@ -50,6 +50,13 @@ struct AnalyzedPly {
     std::optional<int> value;       // after the move, for the side then to move; nullopt: not in the tables
     std::vector<RuleCount> counts;  // the draw-rule counts under way after the move
     std::optional<TurningPoint> turn;
+    // With the .dtc tables: the value after the move under the move-count
+    // rules, with the game's counts as they stood (1, 0, -1 for the side
+    // then to move); and, where the move lowered the mover's value under
+    // them (won -> drawn, ...), a turning point under the counts, the
+    // mover's value under them before it.
+    std::optional<int> rule_wdl;
+    std::optional<int> rule_turn;
     std::optional<DrawReached> draw;  // a rule ended the game with this move, or (repetition) let a draw be claimed
     // Played after a move-count rule had ended the game: nothing of it is
     // evaluated (no value, counts or turning point), since play had stopped.
@@ -61,6 +68,8 @@ struct GameAnalysis {
     // The first position the tables hold: ply 0 is the start; nullopt: none.
     std::optional<int> in_tables_from;
     std::optional<int> start_value;        // the value at in_tables_from, for the side then to move
+    std::optional<int> start_rule_wdl;     // its value under the move-count rules (.dtc tables), 1, 0, -1
+    int rule_turning_points = 0;           // moves that lowered the mover's value under the counts
     std::vector<AnalyzedPly<V>> plies;     // every ply of the game
     std::optional<DrawReached> draw;       // the rule that ended the game (a move count), if one did;
                                            // the plies after draw->ply are after_end

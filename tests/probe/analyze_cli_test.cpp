@@ -254,6 +254,62 @@ TEST(AnalyzeCli, PdnOutputHoldsTheValuesAndReadsBack) {
     EXPECT_EQ(Json::parse(again.out)["plies"], 5);
 }
 
+// With the .dtc tables: a game that starts in a count-drawn win says so,
+// and a move that throws a win away under the counts (a crowning that lets
+// 2.1.9.1.7 start, while DTW still wins) is a turning point under them,
+// as dtb adjudicate --pdn judges the position it leads to.
+TEST(AnalyzeCli, ValuesUnderTheCounts) {
+    const ScratchDir dir;
+    const std::string dtc_tables = (dir / "tables").string();
+    const Output built = dtb("gen --variant russian --only KMMvK --dtc --dir " + quote(dtc_tables));
+    ASSERT_EQ(built.status, 0) << built.err;
+    const std::string pdn = (dir / "counts.pdn").string();
+    std::ofstream(pdn) << "[Event \"count-drawn\"]\n[GameType \"25\"]\n[SetUp \"1\"]\n[FEN \"W:WKh6,f6,e3:BKc3\"]\n"
+                          "1. h6-g7 c3-b4 *\n\n"
+                          "[Event \"slip\"]\n[GameType \"25\"]\n[SetUp \"1\"]\n[FEN \"W:WKa3,d6,g7:BKd4\"]\n"
+                          "1. g7-h8 *\n";
+    const Output text = dtb("analyze " + quote(pdn) + " --dir " + quote(dtc_tables));
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("White wins in 43 plies (a draw under the move-count rules: a count-drawn win)"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("** won -> drawn under the move-count rules at move 1 (White): g7-h8"), std::string::npos)
+        << text.out;
+    const Output json = dtb("analyze " + quote(pdn) + " --json --dir " + quote(dtc_tables));
+    ASSERT_EQ(json.status, 0) << json.err;
+    const std::vector<Json> games = json_lines(json.out);
+    ASSERT_EQ(games.size(), 2u);
+    EXPECT_EQ(games[0]["in_tables_from"]["value"]["wdl"], "win");
+    EXPECT_EQ(games[0]["in_tables_from"]["rule_wdl"], "draw");
+    EXPECT_EQ(games[0]["rule_turning_points"], 0);
+    EXPECT_EQ(games[1]["in_tables_from"]["rule_wdl"], "win");
+    EXPECT_EQ(games[1]["turning_points"], 0);  // DTW still wins
+    EXPECT_EQ(games[1]["rule_turning_points"], 1);
+    const Json& slip = games[1]["moves"][0];
+    EXPECT_EQ(slip["value"]["wdl"], "loss");
+    EXPECT_EQ(slip["rule_wdl"], "draw");
+    EXPECT_EQ(slip["rule_turning_point"]["from"], "win");
+    EXPECT_EQ(slip["rule_turning_point"]["to"], "draw");
+    // dtb adjudicate --pdn judges the end of each record the same way.
+    const Output judged = dtb("adjudicate --json --pdn " + quote(pdn) + " --dir " + quote(dtc_tables));
+    ASSERT_EQ(judged.status, 0) << judged.err;
+    const std::vector<Json> rulings = json_lines(judged.out);
+    ASSERT_EQ(rulings.size(), 2u);
+    for (std::size_t g = 0; g < 2; ++g) {
+        const Json& end = rulings[g]["at_end"];
+        const Json& last = games[g]["moves"].back();
+        EXPECT_TRUE(end["exact"].get<bool>());
+        EXPECT_EQ(end["winnable"].get<bool>(), last["rule_wdl"] != "draw") << end.dump();
+    }
+    // Without the .dtc tables nothing of it is said.
+    const Output plain = dtb("analyze " + quote(pdn) + " --json --dir " + tables());
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    const std::vector<Json> without = json_lines(plain.out);
+    ASSERT_EQ(without.size(), 2u);
+    EXPECT_TRUE(without[1]["rule_turning_points"].is_null());
+    EXPECT_TRUE(without[1]["moves"][0]["rule_wdl"].is_null());
+}
+
 TEST(AnalyzeCli, OneDiagramPerTurningPoint) {
     const ScratchDir dir;
     const Output r = dtb("analyze " + games("russian_endgame.pdn") + " --variant russian --diagrams " +
