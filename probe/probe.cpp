@@ -50,6 +50,13 @@ int write_line(dtb_tablebase* tb, const Position<V>& p, const std::vector<Move>&
     return DTB_OK;
 }
 
+// The counts of dtb_rule_line (whole moves) and dtb_rule_root (plies), as
+// the judge takes them; -1: twice moves_played plies.
+RuleCounts counts_of(int moves_played, int king_plies, int conversion_plies) {
+    return RuleCounts{moves_played, conversion_plies < 0 ? 2 * moves_played : conversion_plies,
+                      king_plies < 0 ? 2 * moves_played : king_plies};
+}
+
 }  // namespace
 
 extern "C" {
@@ -319,22 +326,21 @@ int dtb_rule_line(dtb_tablebase* tb, const dtb_position* pos, int moves_played, 
     const bool out_ok = length != nullptr && (moves != nullptr || capacity == 0);
     return probe_position(tb, pos, out_ok, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
         if (moves_played < 0) return tb->fail({Status::bad_argument, "moves played is negative"});
-        const int kings = king_moves_played < 0 ? moves_played : king_moves_played;
-        const int conversions = conversion_moves_played < 0 ? moves_played : conversion_moves_played;
-        auto line = DtcTables<V>(*tb->tables).line(p, RuleCounts{moves_played, 2 * conversions, 2 * kings});
+        auto line = DtcTables<V>(*tb->tables)
+                        .line(p, counts_of(moves_played, king_moves_played < 0 ? -1 : 2 * king_moves_played,
+                                           conversion_moves_played < 0 ? -1 : 2 * conversion_moves_played));
         if (!line) return tb->fail(line.error());
         return write_line(tb, p, *line, moves, capacity, length);
     });
 }
 
-int dtb_rule_root(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
-                  int conversion_moves_played, dtb_rule_move* moves, size_t capacity, size_t* count) {
+int dtb_rule_root(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_plies_played,
+                  int conversion_plies_played, dtb_rule_move* moves, size_t capacity, size_t* count) {
     const bool out_ok = count != nullptr && (moves != nullptr || capacity == 0);
     return probe_position(tb, pos, out_ok, [&]<class V>(const Search<V>&, const Position<V>& p) -> int {
         if (moves_played < 0) return tb->fail({Status::bad_argument, "moves played is negative"});
-        const int kings = king_moves_played < 0 ? moves_played : king_moves_played;
-        const int conversions = conversion_moves_played < 0 ? moves_played : conversion_moves_played;
-        auto valued = DtcTables<V>(*tb->tables).moves(p, RuleCounts{moves_played, 2 * conversions, 2 * kings});
+        auto valued =
+            DtcTables<V>(*tb->tables).moves(p, counts_of(moves_played, king_plies_played, conversion_plies_played));
         if (!valued) return tb->fail(valued.error());
         // In the move generator's order, as dtb_probe_root's.
         *count = valued->size();

@@ -176,6 +176,24 @@ bool conversion_count_binds(const MaterialSignature& sig) {
     return false;
 }
 
+// Calls f(sig, oracle, start, m, counts) for a sample of about `per_table`
+// positions of every table up to 4 pieces (those not lost already), each
+// at three sets of counts (m moves of each, the king-move count at most 5),
+// with one oracle per table.
+template <class V, class Tables, class F>
+void for_each_sample(const Tables& tb, std::uint64_t per_table, F&& f) {
+    for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
+        CountOracle<V> oracle({.unlimited = values_from<V>(tb), .merge_equivalent = true});
+        const PositionIndex<V> index(sig);
+        const std::uint64_t stride = std::max<std::uint64_t>(1, index.size() / per_table);
+        for (std::uint64_t i = 0; i < index.size(); i += stride) {
+            const Position<V> start = index.unrank(i);
+            if (oracle::detail::lost(start)) continue;
+            for (const int m : {0, 3, 9}) f(sig, oracle, start, m, CountState{m, 2 * m, 2 * std::min(m, 5)});
+        }
+    }
+}
+
 // Best play under the counts to the next conversion (dtb_rule_line): every
 // position on the line keeps the start's value for the side that had it,
 // by the oracle; the line ends at the first move that starts the
@@ -187,52 +205,44 @@ void lines_keep_the_value(std::uint64_t per_table) {
     const auto tb = open_tables<V>(oracle_dtc_tables());
     const probe::DtcTables<V> rules(*tb);
     std::uint64_t lines = 0, plies = 0;
-    for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
-        CountOracle<V> oracle({.unlimited = values_from<V>(*tb), .merge_equivalent = true});
-        const PositionIndex<V> index(sig);
-        const bool man_moves_convert = !conversion_count_binds<V>(sig);
-        const std::uint64_t stride = std::max<std::uint64_t>(1, index.size() / per_table);
-        for (std::uint64_t i = 0; i < index.size(); i += stride) {
-            const Position<V> start = index.unrank(i);
-            if (oracle::detail::lost(start)) continue;
-            for (const int m : {0, 3, 9}) {
-                const CountState c{m, 2 * m, 2 * std::min(m, 5)};
-                const int value = oracle.wdl(start, c);  // the side to move's, under the counts
-                auto line = rules.line(start, RuleCounts{c.lone_moves, c.conversion_plies, c.king_plies});
-                ASSERT_TRUE(line) << line.error().message;
-                if (value == 0) {
-                    EXPECT_TRUE(line->empty()) << to_fen(start);
-                    continue;
-                }
-                ASSERT_FALSE(line->empty()) << to_fen(start);
-                if (m == 0) {
-                    const auto dtc = rules.dtc(start);
-                    ASSERT_TRUE(dtc) << dtc.error().message;
-                    EXPECT_EQ(int(line->size()), dtc->plies) << to_fen(start);
-                }
-                // The game's counts along the line, stepped by the oracle's own counting.
-                oracle::GameCounts<V> counts = oracle::resumed_counts(start, c);
-                Position<V> p = start;
-                for (std::size_t k = 0; k < line->size(); ++k) {
-                    const Move& mv = (*line)[k];
-                    const bool last = k + 1 == line->size();
-                    const Position<V> after = p.after(mv);
-                    const bool man_moved = (p.kings & bit(mv.from)) == 0;
-                    const bool converts =
-                        game_over(after) || mv.is_capture() || mv.crowns || (man_moves_convert && man_moved);
-                    ASSERT_EQ(converts, last) << to_fen(start) << " ply " << k;
-                    if (last) break;
-                    counts = oracle::detail::after_move(p, mv, counts);
-                    p = after;
-                    const int want = k % 2 == 0 ? -value : value;  // the other side is to move after ply k
-                    const Color winner = want > 0 ? p.side_to_move : opponent(p.side_to_move);
-                    ASSERT_TRUE(oracle.wins(p, counts, winner)) << to_fen(start) << " after ply " << k + 1;
-                }
-                ++lines;
-                plies += line->size();
-            }
-        }
-    }
+    for_each_sample<V>(*tb, per_table,
+                       [&](const MaterialSignature& sig, CountOracle<V>& oracle, const Position<V>& start, int m,
+                           const CountState& c) {
+                           const bool man_moves_convert = !conversion_count_binds<V>(sig);
+                           const int value = oracle.wdl(start, c);  // the side to move's, under the counts
+                           auto line = rules.line(start, RuleCounts{c.lone_moves, c.conversion_plies, c.king_plies});
+                           ASSERT_TRUE(line) << line.error().message;
+                           if (value == 0) {
+                               EXPECT_TRUE(line->empty()) << to_fen(start);
+                               return;
+                           }
+                           ASSERT_FALSE(line->empty()) << to_fen(start);
+                           if (m == 0) {
+                               const auto dtc = rules.dtc(start);
+                               ASSERT_TRUE(dtc) << dtc.error().message;
+                               EXPECT_EQ(int(line->size()), dtc->plies) << to_fen(start);
+                           }
+                           // The game's counts along the line, stepped by the oracle's own counting.
+                           oracle::GameCounts<V> counts = oracle::resumed_counts(start, c);
+                           Position<V> p = start;
+                           for (std::size_t k = 0; k < line->size(); ++k) {
+                               const Move& mv = (*line)[k];
+                               const bool last = k + 1 == line->size();
+                               const Position<V> after = p.after(mv);
+                               const bool man_moved = (p.kings & bit(mv.from)) == 0;
+                               const bool converts =
+                                   game_over(after) || mv.is_capture() || mv.crowns || (man_moves_convert && man_moved);
+                               ASSERT_EQ(converts, last) << to_fen(start) << " ply " << k;
+                               if (last) break;
+                               counts = oracle::detail::after_move(p, mv, counts);
+                               p = after;
+                               const int want = k % 2 == 0 ? -value : value;  // the other side is to move after ply k
+                               const Color winner = want > 0 ? p.side_to_move : opponent(p.side_to_move);
+                               ASSERT_TRUE(oracle.wins(p, counts, winner)) << to_fen(start) << " after ply " << k + 1;
+                           }
+                           ++lines;
+                           plies += line->size();
+                       });
     EXPECT_GT(lines, 100u);
     std::cout << V::name << ": " << lines << " lines under the counts, " << plies << " plies, each keeping its value"
               << std::endl;
@@ -252,55 +262,47 @@ void moves_under_counts_agree(std::uint64_t per_table) {
     const auto tb = open_tables<V>(oracle_dtc_tables());
     const probe::DtcTables<V> rules(*tb);
     std::uint64_t moves = 0;
-    for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
-        CountOracle<V> oracle({.unlimited = values_from<V>(*tb), .merge_equivalent = true});
-        const PositionIndex<V> index(sig);
-        const std::uint64_t stride = std::max<std::uint64_t>(1, index.size() / per_table);
-        for (std::uint64_t i = 0; i < index.size(); i += stride) {
-            const Position<V> start = index.unrank(i);
-            if (oracle::detail::lost(start)) continue;
-            for (const int m : {0, 3, 9}) {
-                const CountState c{m, 2 * m, 2 * std::min(m, 5)};
-                const RuleCounts counts{c.lone_moves, c.conversion_plies, c.king_plies};
-                const auto valued = rules.moves(start, counts);
-                ASSERT_TRUE(valued) << valued.error().message;
-                MoveList legal;
-                MoveGenerator<V>::generate(start, legal);
-                ASSERT_EQ(valued->size(), legal.size()) << to_fen(start);
-                const oracle::GameCounts<V> before = oracle::resumed_counts(start, c);
-                const Color mover = start.side_to_move;
-                int best = -1;
-                for (const auto& u : *valued) {
-                    const Position<V> after = start.after(u.move);
-                    const oracle::GameCounts<V> next = oracle::detail::after_move(start, u.move, before);
-                    // A count already at its end has drawn the game: no move changes that.
-                    const int want = oracle::detail::count_ended(start, before)  ? 0
-                                     : oracle.wins(after, next, mover)           ? 1
-                                     : oracle.wins(after, next, opponent(mover)) ? -1
-                                                                                 : 0;
-                    ASSERT_EQ(u.wdl, want) << to_fen(start) << " counts " << m;
-                    ASSERT_EQ(u.plies < 0, u.wdl == 0) << to_fen(start);
-                    best = std::max(best, u.wdl);
-                    ++moves;
-                }
-                const auto line = rules.line(start, counts);
-                ASSERT_TRUE(line) << line.error().message;
-                if (best == 0) continue;
-                ASSERT_FALSE(line->empty()) << to_fen(start);
-                int chosen = best > 0 ? 1 << 20 : -1;
-                for (const auto& u : *valued)
-                    if (u.wdl == best) chosen = best > 0 ? std::min(chosen, u.plies) : std::max(chosen, u.plies);
-                const auto first = std::find_if(valued->begin(), valued->end(),
-                                                [&](const auto& u) { return u.move == line->front(); });
-                ASSERT_NE(first, valued->end());
-                EXPECT_EQ(first->wdl, best) << to_fen(start);
-                EXPECT_EQ(first->plies, chosen) << to_fen(start);
-                if (m == 0) {
-                    EXPECT_EQ(int(line->size()), chosen) << to_fen(start);
-                }
+    for_each_sample<V>(
+        *tb, per_table,
+        [&](const MaterialSignature&, CountOracle<V>& oracle, const Position<V>& start, int m, const CountState& c) {
+            const RuleCounts counts{c.lone_moves, c.conversion_plies, c.king_plies};
+            const auto valued = rules.moves(start, counts);
+            ASSERT_TRUE(valued) << valued.error().message;
+            MoveList legal;
+            MoveGenerator<V>::generate(start, legal);
+            ASSERT_EQ(valued->size(), legal.size()) << to_fen(start);
+            const oracle::GameCounts<V> before = oracle::resumed_counts(start, c);
+            const Color mover = start.side_to_move;
+            int best = -1;
+            for (const auto& u : *valued) {
+                const Position<V> after = start.after(u.move);
+                const oracle::GameCounts<V> next = oracle::detail::after_move(start, u.move, before);
+                // A count already at its end has drawn the game: no move changes that.
+                const int want = oracle::detail::count_ended(start, before)  ? 0
+                                 : oracle.wins(after, next, mover)           ? 1
+                                 : oracle.wins(after, next, opponent(mover)) ? -1
+                                                                             : 0;
+                ASSERT_EQ(u.wdl, want) << to_fen(start) << " counts " << m;
+                ASSERT_EQ(u.plies < 0, u.wdl == 0) << to_fen(start);
+                best = std::max(best, u.wdl);
+                ++moves;
             }
-        }
-    }
+            const auto line = rules.line(start, counts);
+            ASSERT_TRUE(line) << line.error().message;
+            if (best == 0) return;
+            ASSERT_FALSE(line->empty()) << to_fen(start);
+            int chosen = best > 0 ? 1 << 20 : -1;
+            for (const auto& u : *valued)
+                if (u.wdl == best) chosen = best > 0 ? std::min(chosen, u.plies) : std::max(chosen, u.plies);
+            const auto first =
+                std::find_if(valued->begin(), valued->end(), [&](const auto& u) { return u.move == line->front(); });
+            ASSERT_NE(first, valued->end());
+            EXPECT_EQ(first->wdl, best) << to_fen(start);
+            EXPECT_EQ(first->plies, chosen) << to_fen(start);
+            if (m == 0) {
+                EXPECT_EQ(int(line->size()), chosen) << to_fen(start);
+            }
+        });
     EXPECT_GT(moves, 1000u);
     std::cout << V::name << ": " << moves << " moves valued under the counts, as the oracle values them" << std::endl;
 }

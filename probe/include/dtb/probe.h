@@ -340,17 +340,20 @@ typedef struct dtb_rule_move {
 } dtb_rule_move;
 
 /*
- * Every legal move under the move-count rules, with the counts as in
- * dtb_rule_line: the value it leads to for the side to move, and the plies
- * to the next conversion it leads to, which is how dtb_rule_line chooses
- * (the winner takes the least, the loser the most). In the order of
+ * Every legal move under the move-count rules: the value it leads to for
+ * the side to move, and the plies to the next conversion it leads to,
+ * which is how dtb_rule_line chooses (the winner takes the least, the loser
+ * the most). The counts as a game has them, to the ply: moves_played as in
+ * dtb_rule_line; king_plies_played, the plies since the last man move or
+ * capture; conversion_plies_played, the plies since the last capture or
+ * crowning (-1: twice moves_played, for either). In the order of
  * dtb_probe_root. Writes at most `capacity` moves and sets *count to the
  * number of legal moves; if that is more than capacity, returns
  * DTB_BUFFER_TOO_SMALL. Needs the .dtc tables (DTB_MISSING_TABLE naming
  * one).
  */
-int dtb_rule_root(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_moves_played,
-                  int conversion_moves_played, dtb_rule_move* moves, size_t capacity, size_t* count);
+int dtb_rule_root(dtb_tablebase* tb, const dtb_position* pos, int moves_played, int king_plies_played,
+                  int conversion_plies_played, dtb_rule_move* moves, size_t capacity, size_t* count);
 
 #ifdef __cplusplus
 }
