@@ -19,8 +19,10 @@ const char* side_name(int side) { return side == White ? "white" : "black"; }
 std::string score_text(const SearchResult& r) {
     if (r.from_tables) {
         if (r.table_value.wdl == DTB_DRAW) return "tables: draw";
-        return std::string("tables: ") + (r.table_value.wdl == DTB_WIN ? "win" : "loss") + " in " +
-               std::to_string(r.table_value.dtw) + " plies";
+        std::string text = std::string("tables: ") + (r.table_value.wdl == DTB_WIN ? "win" : "loss") + " in " +
+                           std::to_string(r.table_value.dtw) + " plies";
+        if (r.by_rules) text += std::string(", ") + (r.rule_wdl == DTB_WIN ? "won" : "lost") + " under the counts";
+        return text;
     }
     if (r.score >= kMate - kMaxPly) return "mate in " + std::to_string(kMate - r.score) + " plies";
     if (r.score <= -(kMate - kMaxPly)) return "mated in " + std::to_string(kMate + r.score) + " plies";
@@ -40,7 +42,10 @@ void json_move(std::ostream& out, int variant, const SearchResult& r) {
     out << "],\"score\":" << r.score << ",\"depth\":" << r.depth << ",\"nodes\":" << r.nodes
         << ",\"probes\":" << r.probes.probes << ",\"probe_hits\":" << r.probes.hits
         << ",\"from_tables\":" << (r.from_tables ? "true" : "false");
-    if (r.from_tables) out << ",\"wdl\":" << r.table_value.wdl << ",\"dtw\":" << r.table_value.dtw;
+    if (r.from_tables)
+        out << ",\"wdl\":" << r.table_value.wdl << ",\"dtw\":" << r.table_value.dtw
+            << ",\"by_rules\":" << (r.by_rules ? "true" : "false");
+    if (r.by_rules) out << ",\"rule_wdl\":" << r.rule_wdl;
     out << '}';
 }
 

@@ -167,11 +167,17 @@ int Engine::search(const Position& pos, int depth, int alpha, int beta, int ply)
     return best;
 }
 
-// The position is in the tables: play the move that realises its DTW value.
-bool Engine::table_move(const Position& pos, SearchResult& result) {
+// The position is in the tables: play the move that realises its value
+// under the move-count rules with the game's counts, where the .dtc tables
+// give one (the fastest win by DTW may make more king moves in a row than a
+// count allows); else the move that realises its DTW value.
+bool Engine::table_move(const Position& pos, const RuleCounts& counts, SearchResult& result) {
     dtb_move m;
     dtb_value v;
     if (!tables_->best_move(pos, g_.variant, m, v)) return false;
+    int rule_wdl = 0;
+    result.by_rules = tables_->rule_move(pos, g_.variant, counts, m, rule_wdl);
+    result.rule_wdl = rule_wdl;
     Move ours{0, static_cast<std::uint8_t>(m.from - 1), static_cast<std::uint8_t>(m.to - 1), m.crowns != 0};
     for (int i = 0; i < m.n_captured; ++i) ours.captured |= bit(m.captured[i] - 1);
     MoveList moves;
@@ -185,7 +191,8 @@ bool Engine::table_move(const Position& pos, SearchResult& result) {
     return true;
 }
 
-SearchResult Engine::think(const Position& pos, const Limits& limits, const std::vector<std::uint64_t>& history) {
+SearchResult Engine::think(const Position& pos, const Limits& limits, const std::vector<std::uint64_t>& history,
+                           const RuleCounts* counts) {
     const auto started = std::chrono::steady_clock::now();
     limits_ = limits;
     start_ = started;
@@ -210,7 +217,8 @@ SearchResult Engine::think(const Position& pos, const Limits& limits, const std:
         result.score = -kMate;
         return finish();
     }
-    if (tables_ && tables_->covers(pos, g_.variant) && table_move(pos, result)) return finish();
+    if (tables_ && tables_->covers(pos, g_.variant) && table_move(pos, counts ? *counts : RuleCounts{}, result))
+        return finish();
     result.best = moves[0];
     result.has_move = true;
     if (moves.size == 1) return finish();

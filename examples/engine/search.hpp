@@ -2,7 +2,8 @@
 // ordering (the table's move, the largest captures, killers, history) and
 // a material-and-advancement evaluation. Inside the search, positions whose
 // material is in the tables get their WDL value; at the root, a position in
-// the tables is played by DTW.
+// the tables is played by the values under the move-count rules where the
+// .dtc tables are there (so that no count runs out on a win), else by DTW.
 #pragma once
 
 #include <chrono>
@@ -33,6 +34,8 @@ struct SearchResult {
     ProbeStats probes;
     bool from_tables = false;  // the move is the tables' DTW best move
     dtb_value table_value{0, -1};
+    bool by_rules = false;  // ... or their best move under the move-count rules (the .dtc tables)
+    int rule_wdl = 0;       // then its value under them for the side to move
     double seconds = 0;
 };
 
@@ -41,8 +44,11 @@ public:
     // tables may be null: a search without them.
     Engine(int variant, Tables* tables, std::size_t hash_bytes);
 
-    // `history`: the hashes of the game's earlier positions, for repetitions.
-    SearchResult think(const Position& pos, const Limits& limits, const std::vector<std::uint64_t>& history = {});
+    // `history`: the hashes of the game's earlier positions, for repetitions;
+    // `counts`: the move-count rules' counts of the game, which the tables'
+    // move under the rules needs (null: the position alone, counts fresh).
+    SearchResult think(const Position& pos, const Limits& limits, const std::vector<std::uint64_t>& history = {},
+                       const RuleCounts* counts = nullptr);
 
     std::uint64_t hash(const Position& pos) const;
     void clear();  // forget the transposition table, killers and history
@@ -60,7 +66,7 @@ private:
     int evaluate(const Position& pos) const;
     void order(MoveList& moves, const Move* tt_move, int ply, int scores[]) const;
     bool out_of_time();
-    bool table_move(const Position& pos, SearchResult& result);
+    bool table_move(const Position& pos, const RuleCounts& counts, SearchResult& result);
 
     const Geometry& g_;
     Tables* tables_;

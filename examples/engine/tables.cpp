@@ -40,4 +40,24 @@ bool Tables::best_move(const Position& pos, int variant, dtb_move& move, dtb_val
     return dtb_best_move(tb_, &p, &move, &value) == DTB_OK;
 }
 
+bool Tables::rule_move(const Position& pos, int variant, const RuleCounts& counts, dtb_move& move, int& rule_wdl) {
+    const dtb_position p = to_dtb(pos, variant);
+    dtb_rule_move moves[256];
+    std::size_t count = 0;
+    if (dtb_rule_root(tb_, &p, counts.lone_moves, counts.king_plies, counts.conversion_plies, moves, 256, &count) !=
+        DTB_OK)
+        return false;
+    const dtb_rule_move* best = nullptr;
+    for (std::size_t i = 0; i < count; ++i) {
+        const dtb_rule_move& m = moves[i];
+        if (!best || m.rule_wdl > best->rule_wdl ||
+            (m.rule_wdl == best->rule_wdl && (m.rule_wdl > 0 ? m.dtc < best->dtc : m.dtc > best->dtc)))
+            best = &m;
+    }
+    if (!best || best->rule_wdl == DTB_DRAW) return false;
+    move = best->move;
+    rule_wdl = best->rule_wdl;
+    return true;
+}
+
 }  // namespace engine

@@ -12,6 +12,14 @@
 
 namespace engine {
 
+// The move-count rules' counts of a game as the engine keeps them (game.cpp)
+// and dtb_rule_root takes them.
+struct RuleCounts {
+    int lone_moves = 0;        // the stronger side's moves since one side became a lone king
+    int king_plies = 0;        // plies since the last man move or capture
+    int conversion_plies = 0;  // plies since the last capture or crowning
+};
+
 struct ProbeStats {
     std::uint64_t probes = 0;       // WDL probes asked in the search
     std::uint64_t hits = 0;         // ... answered with a value
@@ -40,6 +48,14 @@ public:
     // The move that realises the DTW value at the root, and that value;
     // false when the tables cannot answer or there is no move.
     bool best_move(const Position& pos, int variant, dtb_move& move, dtb_value& value);
+
+    // The best move under the move-count rules with the game's counts, from
+    // the .dtc tables (dtb_rule_root): of the moves with the best value
+    // under the counts, the winner's least plies to its next conversion, the
+    // loser's most; `rule_wdl` that value for the side to move. False when
+    // the .dtc tables cannot answer, or the position is drawn under the
+    // counts (any drawing move will do: the DTW move then).
+    bool rule_move(const Position& pos, int variant, const RuleCounts& counts, dtb_move& move, int& rule_wdl);
 
     dtb_tablebase* handle() { return tb_; }
 
