@@ -20,19 +20,24 @@ const readline = require("node:readline");
 const assert = require("node:assert/strict");
 const puppeteer = require("puppeteer-core");
 
-function option(name) {
+function option(name, required = true) {
   const i = process.argv.indexOf(`--${name}`);
-  if (i < 0 || i + 1 >= process.argv.length) throw new Error(`browser_test: --${name} is required`);
+  if (i < 0 || i + 1 >= process.argv.length) {
+    if (!required) return null;
+    throw new Error(`browser_test: --${name} is required`);
+  }
   return process.argv[i + 1];
 }
 
 const dtb = option("dtb");
 const tables = option("tables");
 const out = option("out");
+// Optional: tables with their .dtc files, for the values under the counts.
+const dtcTables = option("dtc-tables", false);
 const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
 
-function probe(variant, fen) {
-  return JSON.parse(execFileSync(dtb, ["probe", "--variant", variant, "--dir", tables, "--fen", fen, "--json"]));
+function probe(variant, fen, dir = tables) {
+  return JSON.parse(execFileSync(dtb, ["probe", "--variant", variant, "--dir", dir, "--fen", fen, "--json"]));
 }
 
 function adjudicate(variant, fen, moves) {
@@ -41,8 +46,8 @@ function adjudicate(variant, fen, moves) {
 }
 
 // `dtb serve --port 0`: resolves to {process, url} once it prints where it listens.
-function startServer() {
-  const server = spawn(dtb, ["serve", "--dir", tables, "--port", "0", "--threads", "4", "--json"], {
+function startServer(dir = tables) {
+  const server = spawn(dtb, ["serve", "--dir", dir, "--port", "0", "--threads", "4", "--json"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -554,6 +559,64 @@ async function runChecks(browser, problems, server) {
   assert.deepEqual(failed, [], "every check passes");
 }
 
+// With the .dtc tables: a count-drawn win shown as one (value, moves list,
+// colours), and a win the counts keep with its DTC and each move's, as
+// dtb probe --json gives them.
+async function valuesUnderTheCounts(browser, problems) {
+  const server = await startServer(dtcTables);
+  try {
+    const page = await browser.newPage();
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    await page.setViewport({ width: 1280, height: 900 });
+    const look = async (variant, fen) => {
+      await page.goto(`${server.url}#${variant}/${fen}`, { waitUntil: "networkidle0" });
+      await settled(page);
+      return page.evaluate(() => {
+        const value = document.getElementById("value");
+        return {
+          classes: [...value.classList],
+          main: value.querySelector(".value-main").textContent,
+          detail: value.querySelector(".value-detail").textContent,
+          groups: [...document.querySelectorAll("#moves .move-group h3")].map((h) => h.textContent),
+          moves: [...document.querySelectorAll("#moves button.move")].map((b) => ({
+            move: b.dataset.move,
+            classes: [...b.classList],
+            value: b.querySelector(".move-value").textContent,
+          })),
+        };
+      });
+    };
+    // Won in 43 plies by DTW; 2.1.9.1.7 draws it.
+    const drawn = "W:WKh6,f6,e3:BKc3";
+    const want = probe("russian", drawn, dtcTables);
+    assert.equal(want.rule_class, "count-drawn win", "dtb probe calls it a count-drawn win");
+    let shown = await look("russian", drawn);
+    assert.ok(shown.classes.includes("count-drawn"), `value box classes ${shown.classes}`);
+    assert.match(shown.main, new RegExp(`wins in ${want.dtw} plies, drawn by the counts`), shown.main);
+    assert.match(shown.detail, /Count-drawn win/, shown.detail);
+    assert.ok(shown.groups.some((g) => /^Winning without the counts, drawn by them/.test(g)), String(shown.groups));
+    const bestShown = shown.moves.find((m) => m.move === want.best_move);
+    assert.ok(bestShown && bestShown.classes.includes("count-drawn"), JSON.stringify(bestShown));
+    assert.match(bestShown.value, /count-drawn/, bestShown.value);
+    // Won under the counts: the DTC, and each winning move's.
+    const won = "B:WK6,35:BK49,K50";
+    const keeps = probe("international", won, dtcTables);
+    assert.equal(keeps.rule_class, "win");
+    shown = await look("international", won);
+    assert.ok(!shown.classes.includes("count-drawn"), `value box classes ${shown.classes}`);
+    assert.match(shown.detail, new RegExp(`next conversion in ${keeps.dtc} plies`), shown.detail);
+    const first = shown.moves.find((m) => m.move === keeps.rule_line[0]);
+    assert.ok(first, `${keeps.rule_line[0]} is listed`);
+    assert.match(first.value, new RegExp(`DTC ${keeps.dtc}$`), first.value);
+    await page.screenshot({ path: path.join(out, "explorer-values-under-the-counts.png") });
+    await page.close();
+    console.log("values under the counts: a count-drawn win and a win's DTC shown as dtb probe gives them");
+  } finally {
+    const stopped = await stopServer(server);
+    assert.equal(stopped.code, 0, "dtb serve stops cleanly on SIGTERM");
+  }
+}
+
 async function main() {
   fs.mkdirSync(out, { recursive: true });
   const server = await startServer();
@@ -644,6 +707,7 @@ async function main() {
     console.log("phone (390x844): set-up, moves and line by tapping agree with dtb probe");
 
     await runChecks(browser, problems, server);
+    if (dtcTables) await valuesUnderTheCounts(browser, problems);
   } finally {
     if (browser) await browser.close();
     const stopped = await stopServer(server);
