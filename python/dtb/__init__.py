@@ -54,7 +54,7 @@ __version__ = _dtb.__version__
 VARIANTS = tuple(_dtb.VARIANTS)
 
 __all__ = [
-    "VARIANTS", "DEFAULT_CACHE_BYTES", "WDL", "Value", "RuleValue", "MoveValue", "DrawRule", "Adjudication",
+    "VARIANTS", "DEFAULT_CACHE_BYTES", "WDL", "Value", "RuleValue", "MoveValue", "RuleMove", "DrawRule", "Adjudication",
     "Tablebase", "open_tablebase", "perft", "play", "start_fen", "Error", "BadFenError", "MissingTableError",
     "TooManyPiecesError", "CorruptTableError", "TableIOError", "IllegalMoveError"
 ]
@@ -189,6 +189,16 @@ class MoveValue(_Fields):
     move: str
     wdl: WDL
     dtw: int | None
+
+
+@_dataclass(frozen=True)
+class RuleMove(_Fields):
+    """A legal move under the move-count rules: the value it leads to for the side making it (wdl), and
+    dtc, the plies to the next conversion along best play under the counts, this move the first (1 if it
+    converts); None for a move that draws under them."""
+    move: str
+    wdl: WDL
+    dtc: int | None
 
 
 @_dataclass(frozen=True)
@@ -351,6 +361,16 @@ class Tablebase:
         position drawn under the counts. MissingTableError naming a .dtc file when one is not there."""
         variant, fen = self._position(fen, variant)
         return self._handle.rule_line(variant, fen, *self._counts(moves_played, king_moves, conversion_moves))
+
+    def rule_moves(self, fen: str, moves_played: int = 0, king_moves: int | None = None, *,
+                   conversion_moves: int | None = None, variant: str | None = None) -> list[RuleMove]:
+        """Every legal move under the move-count rules with these counts (as adjudicate), from the .dtc
+        tables: the value it leads to for the side making it and its plies to the next conversion, best
+        first (winning nearest the conversion, then drawing, then losing furthest from it); rule_line's
+        first move is the first. MissingTableError naming a .dtc file when one is not there."""
+        variant, fen = self._position(fen, variant)
+        moves = self._handle.rule_moves(variant, fen, *self._counts(moves_played, king_moves, conversion_moves))
+        return [RuleMove(move, WDL(wdl), dtc) for move, wdl, dtc in moves]
 
     def probe_dtc(self, fen: str, *, variant: str | None = None) -> RuleValue:
         """The values under the move-count rules with every count fresh, from the .dtc tables (dtb gen

@@ -145,6 +145,34 @@ std::vector<std::string> Handle::rule_line(const dtb_position& pos, int moves_pl
     });
 }
 
+std::vector<RuleMove> Handle::rule_moves(const dtb_position& pos, int moves_played, int king_moves_played,
+                                         int conversion_moves_played) const {
+    return with_handle([&](dtb_tablebase* tb) {
+        std::vector<dtb_rule_move> root(64);
+        std::size_t count = 0;
+        const auto ask = [&] {
+            return dtb_rule_root(tb, &pos, moves_played, 2 * king_moves_played, 2 * conversion_moves_played,
+                                 root.data(), root.size(), &count);
+        };
+        int s = ask();
+        if (s == DTB_BUFFER_TOO_SMALL) {
+            root.resize(count);
+            s = ask();
+        }
+        if (s != DTB_OK) fail(s);
+        std::vector<RuleMove> moves;
+        for (std::size_t i = 0; i < count; ++i)
+            moves.push_back(RuleMove{root[i].move.text, root[i].rule_wdl, root[i].dtc});
+        // Wins nearest the conversion first, then draws, then losses furthest from it.
+        const auto key = [](const RuleMove& m) {
+            return m.rule_wdl > 0 ? m.dtc : m.rule_wdl == 0 ? 1 << 20 : (2 << 20) - m.dtc;
+        };
+        std::stable_sort(moves.begin(), moves.end(),
+                         [&](const RuleMove& a, const RuleMove& b) { return key(a) < key(b); });
+        return moves;
+    });
+}
+
 std::vector<RootMove> Handle::moves(const dtb_position& pos) const {
     return with_handle([&](dtb_tablebase* tb) {
         std::vector<dtb_root_move> root(64);

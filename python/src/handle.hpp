@@ -24,6 +24,15 @@ struct RootMove {
     dtb_value value;
 };
 
+// A legal move under the move-count rules (dtb_rule_root): the value it
+// leads to for the side making it, and its plies to the next conversion
+// (-1: drawn under the counts).
+struct RuleMove {
+    std::string move;
+    int rule_wdl;
+    int dtc;
+};
+
 // dtb_adjudicate's answer, its verdict in words and the position's FEN.
 struct Adjudicated {
     dtb_adjudication a;
@@ -58,6 +67,11 @@ public:
     // empty for a position drawn under them.
     std::vector<std::string> rule_line(const dtb_position& pos, int moves_played, int king_moves_played,
                                        int conversion_moves_played) const;
+    // Every legal move under the counts (dtb_rule_root, whole moves given),
+    // best first: winning nearest the conversion, then drawing, then losing
+    // furthest from it (generation order among equals).
+    std::vector<RuleMove> rule_moves(const dtb_position& pos, int moves_played, int king_moves_played,
+                                     int conversion_moves_played) const;
     // Every legal move with its value, best first: winning fastest, then
     // drawing, then losing slowest (generation order among equals).
     std::vector<RootMove> moves(const dtb_position& pos) const;

@@ -15,6 +15,7 @@ using dtb::python::Adjudicated;
 using dtb::python::Handle;
 using dtb::python::read_position;
 using dtb::python::RootMove;
+using dtb::python::RuleMove;
 
 namespace {
 
@@ -107,6 +108,16 @@ void add_handle(py::module_& m) {
                  for (const RootMove& r : moves) out.append(py::make_tuple(r.move, value_tuple(r.value)));
                  return out;
              })
+        .def(
+            "rule_moves",
+            [](const Handle& h, const Variant& variant, const std::string& fen, int moves, int kings, int conversions) {
+                const auto valued = probe(
+                    variant, fen, [&](const dtb_position& p) { return h.rule_moves(p, moves, kings, conversions); });
+                py::list out;
+                for (const RuleMove& m : valued)
+                    out.append(py::make_tuple(m.move, m.rule_wdl, m.dtc >= 0 ? py::cast(m.dtc) : py::none()));
+                return out;
+            })
         .def("probe_dtc",
              [](const Handle& h, const Variant& variant, const std::string& fen) {
                  const auto [wdl, dtc] = probe(variant, fen, [&](const dtb_position& p) { return h.probe_dtc(p); });

@@ -162,6 +162,17 @@ def test_values_under_the_counts_agree_with_dtb(dtb_binary, tmp_path):
             line = want.pop("line_to_conversion")  # the line dtb_rule_line gives, in the command line's words
             assert (len(line) > 0) == got.winnable
             assert tb.rule_line(fen, moves, conversion_moves=conversions) == line
+            # Every move under the same counts: the line's first move comes first, and with every count
+            # fresh its plies to the conversion are the line's length.
+            ruled = tb.rule_moves(fen, moves, conversion_moves=conversions)
+            assert sorted(m.move for m in ruled) == sorted(m.move for m in tb.moves(fen))
+            assert all((m.dtc is None) == (m.wdl == dtb.WDL.DRAW) for m in ruled)
+            if line:
+                assert ruled[0].move == line[0] and ruled[0].wdl == dtb.WDL.WIN
+                if moves == 0 and conversions == 0:
+                    assert ruled[0].dtc == len(line) == shown["dtc"]
+            else:
+                assert all(m.wdl != dtb.WDL.WIN for m in ruled)
             assert _as_cli_json(got) == want
             assert got.exact and got.basis == "dtc"
         with pytest.raises(dtb.MissingTableError):
@@ -170,3 +181,7 @@ def test_values_under_the_counts_agree_with_dtb(dtb_binary, tmp_path):
             tb.rule_line("W:WKa1,Kc3,e3:BKh8")
         with pytest.raises(ValueError):
             tb.rule_line(fen, -1)
+        with pytest.raises(dtb.MissingTableError):
+            tb.rule_moves("W:WKa1,Kc3,e3:BKh8")
+        with pytest.raises(ValueError):
+            tb.rule_moves(fen, -1)
