@@ -73,15 +73,12 @@ std::string turn_text(const AnalyzedPly<V>& p) {
 }
 
 // " (a draw under the move-count rules: a count-drawn win)" where the
-// counts change a value; "" where they keep it or the .dtc tables are not
-// there. `value`: the tables' value without the counts; `rule_wdl`: under them.
-inline std::string rule_value_note(int value, const std::optional<int>& rule_wdl) {
+// counts change a value (they only take wins away, so to a draw); "" where
+// they keep it or the .dtc tables are not there. `value`: the tables' value
+// without the counts; `rule_wdl`: under them.
+std::string rule_value_note(int value, const std::optional<int>& rule_wdl) {
     if (!rule_wdl || *rule_wdl == outcome_of(value)) return "";
-    const int o = outcome_of(value);
-    if (*rule_wdl == 0)
-        return o > 0 ? " (a draw under the move-count rules: a count-drawn win)"
-                     : " (a draw under the move-count rules: a count-saved loss)";
-    return *rule_wdl > 0 ? " (a win under the move-count rules)" : " (a loss under the move-count rules)";
+    return std::string(" (a draw under the move-count rules: a ") + rule_class_word(outcome_of(value), *rule_wdl) + ")";
 }
 
 // "won -> drawn under the move-count rules at move 47 (White): 28-22".

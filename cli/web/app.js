@@ -566,7 +566,8 @@ function hasPieces(pos, side) {
 function moveValueText(m) {
   if (m.wdl === "draw") return "draw";
   const text = `${m.wdl} in ${m.dtw}`;
-  if (m.rule_class === "count-drawn win" || m.rule_class === "count-saved loss") return `${text}, count-drawn`;
+  if (m.rule_class === "count-drawn win") return `${text}, count-drawn`;
+  if (m.rule_class === "count-saved loss") return `${text}, count-saved`;
   return m.dtc === null || m.dtc === undefined ? text : `${text}, DTC ${m.dtc}`;
 }
 
