@@ -292,12 +292,12 @@ void add_gen_commands(CLI::App& app) {
     gen->add_flag("--keep-raw", o->keep_raw,
                   "Also keep each table's exact values (NAME.raw, one value per position, captures included)\n"
                   "for tests and scripts; engines and dtb verify need only the .wdl and .dtw files");
-    gen->add_flag(
-        "--dtc", o->dtc,
-        "Also build each table's values under the move-count draw rules (NAME.dtc: the distance to\n"
-        "conversion and the lone-king counts, docs/VALUES.md), which make dtb adjudicate exact for every\n"
-        "count. Each pair is solved whole in memory after the tables it converts into (under mpirun, by\n"
-        "process 0); a pair that needs more than --memory stops with an error naming it, before it outgrows it");
+    gen->add_flag("--dtc", o->dtc,
+                  "Also build each table's values under the move-count draw rules (NAME.dtc: the distance to\n"
+                  "conversion and the lone-king counts, docs/VALUES.md), which make dtb adjudicate exact for every\n"
+                  "count. Each pair is solved after the tables it converts into, level by level (under mpirun, by\n"
+                  "process 0), holding its values and its largest level's; a pair that needs more than --memory stops\n"
+                  "with an error naming it, before it starts");
     gen->add_flag("--json", o->json, "Print a JSON summary of the tables built on standard output");
     gen->callback([o] { run_gen(*o); });
 

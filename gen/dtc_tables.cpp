@@ -122,7 +122,6 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
     };
     std::vector<DtcTableStats> built;
     RuleSolver<V> solver;
-    solver.set_memory_limit(memory_bytes);
     for (const MaterialSignature& key : solving_order(targets)) {
         std::vector<MaterialSignature> sides{key};
         if (!key.is_symmetric()) sides.push_back(key.mirror());
@@ -130,14 +129,12 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
         for (const MaterialSignature& s : sides) done = done && std::filesystem::exists(path_of(s));
         if (done) continue;
 
-        // The pair is solved whole in memory: refuse it before starting if
-        // what is known beforehand does not fit beside a reserve for the
-        // rest (the solver checks its graphs' edges as it counts them).
+        // Refused before it starts if its values and scratch do not fit
+        // beside a reserve for the rest of the process.
         constexpr std::uint64_t kReserve = std::uint64_t{256} << 20;
-        if (const std::uint64_t need = RuleSolver<V>::memory_before_edges(key) + kReserve;
-            memory_bytes && need > memory_bytes)
-            throw std::runtime_error("the .dtc tables of " + key.name() + " are solved whole in memory and need " +
-                                     format_bytes(need) + " at least, more than the " + format_bytes(memory_bytes) +
+        if (const std::uint64_t need = RuleSolver<V>::memory_bound(key) + kReserve; memory_bytes && need > memory_bytes)
+            throw std::runtime_error("the .dtc tables of " + key.name() + "'s pair need " + format_bytes(need) +
+                                     ", more than the " + format_bytes(memory_bytes) +
                                      " allowed (--memory); give more, or build without --dtc");
         const auto start = std::chrono::steady_clock::now();
         solve_from_files(solver, key, dir);

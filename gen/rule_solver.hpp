@@ -23,6 +23,8 @@
 // successor is known: tables after those they convert into, men placements
 // from the most advanced down (a man move raises the advancement), and
 // the king-move count b from its limit down (a king move raises it).
+// King moves keep the men, so each level is solved in blocks a king move
+// never leaves (docs/VALUES.md 5), computing again only what changed.
 #pragma once
 
 #include <omp.h>
@@ -39,6 +41,7 @@
 #include <vector>
 
 #include "compress/table_file.hpp"
+#include "gen/bitmap.hpp"
 #include "gen/memory_budget.hpp"
 #include "gen/slices.hpp"
 #include "rules/draw_rules.hpp"
@@ -74,45 +77,58 @@ public:
             t.dtc.assign(t.index.size(), Timed::kUnknown);
             tables_.insert_or_assign(s, std::move(t));
         }
+        if (memory_limit_ && memory_bound(key) > memory_limit_)
+            throw std::runtime_error("the .dtc tables of " + key.name() + "'s pair need " +
+                                     format_bytes(memory_bound(key)) + ", more than the " +
+                                     format_bytes(memory_limit_) +
+                                     " allowed (--memory); give more, or build without --dtc");
         solve_dtc(sides);
-        if (table(key).lone) solve_lone(sides);
+        if (!table(key).lone) return;
+        for (const MaterialSignature& s : sides) {
+            Table& t = table(s);
+            t.least_win.assign(t.index.size() * slots_per_position(t), kNever);
+            t.least_loss = t.least_win;
+        }
+        if (table(key).counts.conversion_limit <= 2 * kMaxLoneMoves) {
+            solve_lone_timed(sides);
+        } else {
+            LoneScratch w;
+            for_each_level(sides, [&](const Block& b) { solve_lone_block(sides, b, w); });
+        }
     }
 
-    // The memory solve_pair(key) takes before its move graphs' edges, with
-    // the tables its conversions lead into loaded: every table's values,
-    // the pair's lists by level, the king-move count's two layers, and the
-    // per-position part of the graphs of the largest level (both sides) or
-    // of the lone-king sides. The edges are known only once counted: with
-    // a limit set, each graph checks them against it before it stores them.
-    static std::uint64_t memory_before_edges(const MaterialSignature& key) {
+    // The memory solve_pair(key) needs: the values of the pair and of the
+    // tables its conversions lead into (2 bytes a position, and 2 more a
+    // slot where a lone-king count runs), and for its largest level the
+    // block's scratch: T's three layers and four bitmaps, or W's two
+    // layers of 17 counts and its slots' orientation.
+    static std::uint64_t memory_bound(const MaterialSignature& key) {
         std::vector<MaterialSignature> sides{key};
         if (!key.is_symmetric()) sides.push_back(key.mirror());
         std::set<MaterialSignature> tables(sides.begin(), sides.end());
         for (const MaterialSignature& s : sides)
             for (const MaterialSignature& c : successor_signatures(s)) tables.insert(c);
-        std::uint64_t values = 0, lists = 0, lone_graphs = 0;
-        std::vector<std::uint64_t> level_graphs;
+        std::uint64_t values = 0;
         for (const MaterialSignature& t : tables) {
             const Table e = empty_table(t);
-            const std::uint64_t n = e.index.size(), slots = n * (e.both_lone ? 2 : 1);
-            values += 2 * n + (e.lone ? 2 * slots : 0);
-            if (std::find(sides.begin(), sides.end(), t) == sides.end()) continue;
-            lists += 8 * n + (e.counts.king_move_limit < kNoLimit ? 4 * n : 0);
-            const SideLevels<V> levels(e.index);
-            if (level_graphs.size() < std::size_t(levels.levels())) level_graphs.resize(std::size_t(levels.levels()));
-            for (int l = 0; l < levels.levels(); ++l)
-                level_graphs[std::size_t(l)] +=
-                    levels.placements(l) * e.index.king_ways() * (sizeof(std::uint64_t) + sizeof(TimedChoice) + 4);
-            if (e.lone) lone_graphs += slots * (2 + 3 * kR + 4);
+            values += 2 * e.index.size() + (e.lone ? 2 * e.index.size() * slots_per_position(e) : 0);
         }
-        const std::uint64_t graphs =
-            level_graphs.empty() ? 0 : *std::max_element(level_graphs.begin(), level_graphs.end());
-        return values + lists + std::max(graphs, lone_graphs);
+        const Table first = empty_table(key);
+        const SideLevels<V> levels(first.index);
+        std::uint64_t largest = 0;
+        for (int l = 0; l < levels.levels(); ++l) largest = std::max(largest, levels.placements(l));
+        const std::uint64_t block = largest * first.index.king_ways() * sides.size();
+        if (first.lone && first.counts.conversion_limit <= 2 * kMaxLoneMoves) {
+            const std::uint64_t slots = first.index.size() * sides.size() * slots_per_position(first);
+            return values + slots * (3 * kR + 2);
+        }
+        const std::uint64_t dtc = block * (3 * sizeof(std::int16_t)) + block / 2;
+        const std::uint64_t lone = first.lone ? block * slots_per_position(first) * (2 * kR + 2) : 0;
+        return values + std::max(dtc, lone) + first.index.men_count();
     }
 
-    // The resident memory the solver may reach (0: no limit). A graph whose
-    // edges would take it past the limit throws std::runtime_error before
-    // they are stored, naming the pair and what it needed.
+    // The resident memory the solver may reach (0: no limit): a pair whose
+    // memory_bound would take it past the limit is refused before it starts.
     void set_memory_limit(std::uint64_t bytes) { memory_limit_ = bytes; }
 
     // Reads a table written by write() back whole, to solve the tables
@@ -264,333 +280,596 @@ private:
     }
     static int threshold(Timed v, int budget) { return Judge::threshold(v, budget); }
 
-    // ---- T, level by level --------------------------------------------
+    // ---- Blocks: the positions king moves connect ---------------------
 
-    // One level of a side, its moves generated once: per position, what its
-    // moves that leave the level give (a partial choice), and where its king
-    // moves lead (the only moves whose value depends on the king-move count).
-    struct LevelGraph {
-        std::vector<std::uint64_t> positions;
-        std::vector<TimedChoice> settled;    // per position: moves leaving the level
-        std::vector<std::uint32_t> first;    // per position, then one past the end: its king moves
-        std::vector<std::uint64_t> king_to;  // side << 63 | index of the successor
+    using Index = PositionIndex<V>;
+    using Gen = MoveGenerator<V>;
+    static constexpr std::uint64_t kNowhere = ~std::uint64_t{0};
+    // Below this many positions a block's loops run on one thread.
+    static constexpr std::uint64_t kParallelPositions = std::uint64_t{1} << 14;
+
+    // A block (docs/VALUES.md 5): positions that king moves connect, as
+    // parts of equal size. A men-placement part is one men placement of a
+    // side with every placement of the kings; its partner is the placement
+    // a king move turns it into (the same men seen from the other side), so
+    // a king move never leaves a part and its partner. A level's block is
+    // every part of the level; a man move leads to the level above, a
+    // capture or crowning to another table. Where the plies since the
+    // material stood are part of the state (solve_lone_timed), the block is
+    // the whole pair: one part a side.
+    struct Part {
+        std::size_t side = 0;    // into `sides`
+        std::uint64_t base = 0;  // global index of its first position
+        std::uint64_t size = 0;
+        std::uint64_t offset = 0;        // local id of its first position
+        typename Index::MenFrame men{};  // a men-placement part's men
+        std::size_t partner = 0;         // a men-placement part's partner
     };
-    static constexpr std::uint64_t kSideBit = std::uint64_t{1} << 63;
-
-    void solve_dtc(const std::vector<MaterialSignature>& sides) {
-        std::vector<std::vector<std::vector<std::uint64_t>>> by_level(sides.size());
-        int top = 0;
-        for (std::size_t s = 0; s < sides.size(); ++s) {
-            const Table& t = table(sides[s]);
-            for (std::uint64_t i = 0; i < t.index.size(); ++i) {
-                const int level = advancement(t.index.unrank(i));
-                if (std::size_t(level) >= by_level[s].size()) by_level[s].resize(level + 1);
-                by_level[s][level].push_back(i);
-                top = std::max(top, level);
-            }
+    struct Block {
+        std::vector<Part> parts;
+        std::uint64_t part_size = 0;  // every part's size; 0 for the whole pair
+        bool whole() const { return part_size == 0; }
+        std::uint64_t size() const { return parts.empty() ? 0 : parts.back().offset + parts.back().size; }
+        std::size_t part_of(std::uint64_t l) const {
+            if (!whole()) return std::size_t(l / part_size);
+            return parts.size() > 1 && l >= parts[1].offset ? 1 : 0;
         }
+        std::uint64_t local(std::size_t side, std::uint64_t j) const {
+            for (const Part& p : parts)
+                if (p.side == side && j >= p.base && j - p.base < p.size) return p.offset + j - p.base;
+            return kNowhere;
+        }
+    };
+
+    // One cursor per side, for one thread.
+    class Cursors {
+    public:
+        Cursors(const RuleSolver& solver, const std::vector<MaterialSignature>& sides) {
+            for (const MaterialSignature& s : sides) cursors_.emplace_back(solver.table(s).index);
+        }
+        Position<V> at(const Block& b, std::uint64_t l) {
+            const Part& p = b.parts[b.part_of(l)];
+            return cursors_[p.side].at(p.base + (l - p.offset));
+        }
+
+    private:
+        std::vector<typename Index::Cursor> cursors_;
+    };
+
+    std::size_t side_of(const std::vector<MaterialSignature>& sides, const MaterialSignature& sig) const {
+        return sig == sides[0] ? 0 : 1;
+    }
+
+    // Calls f(local id) for each king move of `pos` (in part k of a level's
+    // block, no capture): the successor's index differs only in its kings,
+    // so its men frame is the partner part's.
+    template <class F>
+    void for_each_king_successor(const std::vector<MaterialSignature>& sides, const Block& b, std::size_t k,
+                                 const Position<V>& pos, F&& f) const {
+        const Part& to = b.parts[b.parts[k].partner];
+        const Index& index = table(sides[to.side]).index;
+        // Seen from the other side: White's kings become Black's.
+        const Bitboard their_kings = rotate_half_turn<typename V::Board>(pos.kings_of(Black));
+        const Bitboard ours = pos.kings_of(White);
+        Gen::all_king_moves(pos, [&](int from, Bitboard to_square) {
+            const Bitboard moved = rotate_half_turn<typename V::Board>((ours ^ bit(from)) | to_square);
+            f(to.offset + index.rank(to.men, their_kings, moved) - to.base);
+            return true;
+        });
+    }
+
+    // Calls f(local id) for each position of a level's block from which a
+    // king move leads to local id l (whether that move was legal, the side
+    // to move having no capture, is left to the caller).
+    template <class F>
+    void for_each_king_predecessor(const std::vector<MaterialSignature>& sides, const Block& b, std::uint64_t l,
+                                   Cursors& cursors, F&& f) const {
+        const Part& from = b.parts[b.parts[b.part_of(l)].partner];
+        const Index& index = table(sides[from.side]).index;
+        const Position<V> after = flip(cursors.at(b, l));  // the predecessor's move made, Black to move
+        const Bitboard empty = after.empty(), kings = after.kings_of(White);
+        const auto frame = index.king_frame(from.men, after.kings_of(Black));
+        const Bitboard placed = extract_bits(kings, frame.squares);
+        for (int king : bits_of{kings}) {
+            const Bitboard without = placed ^ extract_bits(bit(king), frame.squares);
+            for (Direction d : kAllDirections)
+                for (Bitboard sq = V::Board::shift(bit(king), d); sq & empty; sq = V::Board::shift(sq, d))
+                    f(from.offset + frame.base + colex_rank(without | extract_bits(sq, frame.squares)) - from.base);
+        }
+    }
+
+    // Solves the block of each level of a pair, from the most advanced
+    // down: each men placement of the first side with its partner of the
+    // other (of the same side for a symmetric pair, each part once).
+    template <class Solve>
+    void for_each_level(const std::vector<MaterialSignature>& sides, const Solve& solve) const {
+        const Index& first = table(sides[0]).index;
+        const std::size_t other = sides.size() - 1;
+        const Index& second = table(sides[other]).index;
+        const std::uint64_t k = first.king_ways();
+        if (second.king_ways() != k) throw std::logic_error("rule solver: the sides of a pair place their kings apart");
+        const SideLevels<V> levels(first);
+        typename Index::Cursor cursor(first);
+        for (int level = levels.levels() - 1; level >= 0; --level) {
+            Block b;
+            b.part_size = k;
+            for (std::uint64_t r = 0; r < first.men_count(); ++r) {
+                if (levels.level_of(r) != level) continue;
+                const Position<V> pos = cursor.at(r * k);
+                const Position<V> seen = flip(pos);
+                const std::uint64_t partner = second.men_rank(seen);
+                if (other == 0 && partner < r) continue;  // a part already, as the partner of another
+                const std::size_t i = b.parts.size();
+                b.parts.push_back({0, r * k, k, i * k, first.men_frame(pos), i});
+                if (other == 0 && partner == r) continue;
+                b.parts[i].partner = i + 1;
+                b.parts.push_back({other, partner * k, k, (i + 1) * k, second.men_frame(seen), i});
+            }
+            if (!b.parts.empty()) solve(b);
+        }
+    }
+
+    // ---- T ------------------------------------------------------------
+
+    // The packed values (Timed::pack) in the order of the value rule: the
+    // fastest win first, the quickest loss (no move at all: lost now) last.
+    static int order_key(std::int16_t v) { return v > 0 ? (1 << 16) - v : v == 0 ? 0 : -(1 << 15) - v; }
+    static std::int16_t better(std::int16_t a, std::int16_t b) { return order_key(a) >= order_key(b) ? a : b; }
+    static std::int16_t before(std::int16_t v) { return Timed::unpack(v).before().pack(); }
+    static constexpr std::int16_t kNoMove = -1;  // Timed{-1, 0}: lost at once
+
+    struct DtcScratch {
+        std::vector<std::int16_t> exits, value, next;
+        Bitmap captures, movers, changed, candidates;  // movers: has a king move
+    };
+
+    // T of every position of a pair, block by block. With the king-move
+    // count, by its layers b from the limit down: in the last a king move
+    // ends the game drawn, and each layer reads the one above. Only the
+    // positions one king move before a value that changed are computed
+    // again; a layer that changes nothing ends the block (every layer below
+    // would be the same). Without that count one side has no kings: its
+    // moves all leave the block, and the other side's king moves lead to it.
+    void solve_dtc(const std::vector<MaterialSignature>& sides) {
         const TableCounts counts = table(sides[0]).counts;
         const bool layered = counts.king_move_limit < kNoLimit;
-        // The king-move count's layers: b = limit - 1 down to 0, the layer
-        // above kept in `above`. Without that count the side without kings
-        // (whose moves all leave the level) goes first, then the other.
-        std::vector<std::vector<std::int16_t>> above(sides.size()), here(sides.size());
-        for (std::size_t s = 0; s < sides.size(); ++s) {
-            above[s].assign(layered ? table(sides[s]).index.size() : 0, Timed::kUnknown);
-            here[s] = above[s];
+        if (!layered && sides[0].kings[0] > 0 && sides[0].kings[1] > 0)
+            throw std::logic_error("rule solver: both sides of " + sides[0].name() +
+                                   " have kings and no king-move count");
+        DtcScratch w;
+        for_each_level(sides, [&](const Block& b) { solve_dtc_block(sides, b, w, counts); });
+    }
+
+    void solve_dtc_block(const std::vector<MaterialSignature>& sides, const Block& b, DtcScratch& w,
+                         const TableCounts& counts) {
+        const std::uint64_t n = b.size();
+        const bool parallel = n >= kParallelPositions;
+        const bool layered = counts.king_move_limit < kNoLimit;
+        w.exits.assign(n, kNoMove);
+        w.value.assign(n, kNoMove);
+        w.next.assign(n, kNoMove);
+        w.captures = Bitmap(n);
+        w.movers = Bitmap(n);
+        // Whatever leaves the block, and the last layer (or, without the
+        // count, the side without kings): there a king move draws...
+        std::vector<const Table*> pair;
+        for (const MaterialSignature& s : sides) pair.push_back(&table(s));
+#pragma omp parallel if (parallel)
+        {
+            Cursors cursors(*this, sides);
+#pragma omp for schedule(dynamic, 256)
+            for (std::uint64_t l = 0; l < n; ++l) {
+                const Position<V> pos = cursors.at(b, l);
+                bool capture = false, king_moves = false;
+                w.exits[l] = exits_of(*pair[b.parts[b.part_of(l)].side], pair, pos, capture, king_moves);
+                if (capture) w.captures.set(l);
+                if (king_moves) w.movers.set(l);
+                w.value[l] = king_moves ? better(w.exits[l], 0) : w.exits[l];
+            }
         }
-        for (int level = top; level >= 0; --level) {
-            std::vector<LevelGraph> graphs(sides.size());
-            for (std::size_t s = 0; s < sides.size(); ++s)
-                if (std::size_t(level) < by_level[s].size())
-                    graphs[s] = level_graph(sides, s, std::move(by_level[s][level]));
-            if (layered) {
-                for (int b = counts.king_move_limit - 1; b >= 0; --b) {
-                    const bool last = b + 1 >= counts.king_move_limit;
-                    for (std::size_t s = 0; s < sides.size(); ++s)
-                        combine(graphs[s], here[s], [&](std::uint64_t to) {
-                            return last ? Timed{} : Timed::unpack(above[to >> 63][to & ~kSideBit]);
-                        });
-                    std::swap(above, here);
+        // ...unless it leaves the other side no move at all (a position
+        // with no move never changes: it has no king move).
+        if (layered) {
+            const std::int16_t win_now = Timed{1, 1}.pack();
+            Cursors cursors(*this, sides);
+            for (std::uint64_t q = 0; q < n; ++q)
+                if (w.value[q] == kNoMove)
+                    for_each_king_predecessor(sides, b, q, cursors, [&](std::uint64_t p) {
+                        if (!w.captures.test(p)) w.value[p] = win_now;
+                    });
+        }
+        const auto recompute = [&](std::uint64_t l, Cursors& cursors) {
+            const std::size_t k = b.part_of(l);
+            std::int16_t v = w.exits[l];
+            for_each_king_successor(sides, b, k, cursors.at(b, l),
+                                    [&](std::uint64_t q) { v = better(v, before(w.value[q])); });
+            return v;
+        };
+        if (!layered) {
+#pragma omp parallel if (parallel)
+            {
+                Cursors cursors(*this, sides);
+#pragma omp for schedule(dynamic, 256)
+                for (std::uint64_t l = 0; l < n; ++l)
+                    if (sides[b.parts[b.part_of(l)].side].kings[0] > 0 && !w.captures.test(l))
+                        w.next[l] = recompute(l, cursors);
+                    else
+                        w.next[l] = w.value[l];
+            }
+            std::swap(w.value, w.next);
+        } else {
+            w.changed = Bitmap(n);
+            w.candidates = Bitmap(n);
+            for (std::uint64_t l = 0; l < n; ++l)
+                if (w.value[l] != 0) w.changed.set(l);  // the last layer's readers took a draw
+            for (int layer = counts.king_move_limit - 2; layer >= 0; --layer) {
+                bool any = false;
+                for (const std::uint64_t word : w.changed.words()) any = any || word != 0;
+                if (!any) break;
+                w.candidates.clear();
+                const std::uint64_t words = w.changed.word_count();
+#pragma omp parallel if (parallel)
+                {
+                    Cursors cursors(*this, sides);
+#pragma omp for schedule(dynamic, 64)
+                    for (std::uint64_t x = 0; x < words; ++x)
+                        for (int j : bits_of{w.changed.word(x)})
+                            for_each_king_predecessor(sides, b, x * 64 + std::uint64_t(j), cursors,
+                                                      [&](std::uint64_t p) { w.candidates.set(p); });
+#pragma omp for schedule(dynamic, 64)
+                    for (std::uint64_t x = 0; x < words; ++x)
+                        for (int j : bits_of{w.candidates.word(x) & ~w.captures.word(x)}) {
+                            const std::uint64_t l = x * 64 + std::uint64_t(j);
+                            w.next[l] = recompute(l, cursors);
+                        }
+#pragma omp for schedule(static)
+                    for (std::uint64_t x = 0; x < words; ++x) {
+                        std::uint64_t changed = 0;
+                        for (int j : bits_of{w.candidates.word(x) & ~w.captures.word(x)}) {
+                            const std::uint64_t l = x * 64 + std::uint64_t(j);
+                            if (w.next[l] != w.value[l]) changed |= bit(j);
+                        }
+                        w.changed.word(x) = changed;
+                    }
+#pragma omp for schedule(static)
+                    for (std::uint64_t x = 0; x < words; ++x)
+                        for (int j : bits_of{w.changed.word(x)}) {
+                            const std::uint64_t l = x * 64 + std::uint64_t(j);
+                            w.value[l] = w.next[l];
+                        }
                 }
-                for (std::size_t s = 0; s < sides.size(); ++s)
-                    for (const std::uint64_t i : graphs[s].positions) table(sides[s]).dtc[i] = above[s][i];
-            } else {
-                for (const bool kings_to_move : {false, true})
-                    for (std::size_t s = 0; s < sides.size(); ++s)
-                        if ((sides[s].kings[0] > 0) == kings_to_move)
-                            combine(graphs[s], table(sides[s]).dtc, [&](std::uint64_t to) {
-                                return Timed::unpack(table(sides[to >> 63]).dtc[to & ~kSideBit]);
-                            });
             }
         }
-    }
-
-    // Each position's value from its settled moves and its king moves'
-    // successors (read through `successor`), into out.
-    template <class Successor>
-    static void combine(const LevelGraph& g, std::vector<std::int16_t>& out, const Successor& successor) {
-        const std::int64_t n = std::int64_t(g.positions.size());
-#pragma omp parallel for schedule(static) if (n > 65536)
-        for (std::int64_t k = 0; k < n; ++k) {
-            TimedChoice choice = g.settled[std::size_t(k)];
-            for (std::uint32_t e = g.first[std::size_t(k)]; e < g.first[std::size_t(k) + 1]; ++e)
-                choice.add(successor(g.king_to[e]).before());
-            out[g.positions[std::size_t(k)]] = choice.result().pack();
+        for (const Part& p : b.parts) {
+            std::vector<std::int16_t>& out = table(sides[p.side]).dtc;
+            std::copy_n(w.value.begin() + std::ptrdiff_t(p.offset), p.size, out.begin() + std::ptrdiff_t(p.base));
         }
     }
 
-    // Where the moves the graphs keep lead, gathered without a list per
-    // position: a first pass counts each item's edges, a second writes them
-    // into one array at their offsets (a list per position and the copy
-    // into one array took more than twice the memory at the peak).
-    // visit(k, first_pass, sink) reports item k's edges to sink in a fixed
-    // order; what else an item holds it computes on the first pass only.
-    struct CountEdges {
-        static constexpr bool stores = false;
-        std::uint32_t edges = 0;
-        void operator()(std::uint64_t) { ++edges; }
-    };
-    struct StoreEdges {
-        static constexpr bool stores = true;
-        std::uint64_t* next;
-        void operator()(std::uint64_t e) { *next++ = e; }
-    };
-    template <class Visit>
-    void gather_edges(std::size_t n, std::vector<std::uint32_t>& first, std::vector<std::uint64_t>& to,
-                      const MaterialSignature& sig, const Visit& visit) const {
-        first.assign(n + 1, 0);
-#pragma omp parallel for schedule(dynamic, 256) if (n > 4096)
-        for (std::size_t k = 0; k < n; ++k) {
-            CountEdges count;
-            visit(k, true, count);
-            first[k + 1] = count.edges;
-        }
-        std::uint64_t edges = 0;
-        for (std::size_t k = 0; k <= n; ++k) {
-            edges += first[k];
-            if (edges > std::numeric_limits<std::uint32_t>::max())
-                throw std::length_error("rule solver: " + sig.name() + " has too many moves in one part");
-            first[k] = std::uint32_t(edges);
-        }
-        if (const std::uint64_t need = resident_bytes() + edges * sizeof(std::uint64_t);
-            memory_limit_ && need > memory_limit_)
-            throw std::runtime_error("the .dtc tables of " + sig.name() +
-                                     "'s pair are solved whole in memory and need " + format_bytes(need) +
-                                     " at least, more than the " + format_bytes(memory_limit_) +
-                                     " allowed (--memory); give more, or build without --dtc");
-        to.resize(edges);
-#pragma omp parallel for schedule(dynamic, 256) if (n > 4096)
-        for (std::size_t k = 0; k < n; ++k) {
-            StoreEdges store{to.data() + first[k]};
-            visit(k, false, store);
-        }
-    }
-
-    LevelGraph level_graph(const std::vector<MaterialSignature>& sides, std::size_t s,
-                           std::vector<std::uint64_t> positions) const {
-        const Table& t = table(sides[s]);
-        LevelGraph g;
-        g.positions = std::move(positions);
-        g.settled.resize(g.positions.size());
-        gather_edges(g.positions.size(), g.first, g.king_to, sides[s], [&](std::size_t k, bool first, auto& sink) {
-            settle_moves(t, sides, t.index.unrank(g.positions[k]), first ? &g.settled[k] : nullptr, sink);
-        });
-        return g;
-    }
-
-    // The moves of `pos` that leave its level (or end the game) into
-    // `*settled` (unless null); where its king moves lead into `king_to`.
-    template <class Sink>
-    void settle_moves(const Table& t, const std::vector<MaterialSignature>& sides, const Position<V>& pos,
-                      TimedChoice* settled, Sink& king_to) const {
+    // The best of the moves of `pos` that leave its block (or end the game),
+    // packed; whether it must capture, and whether it has king moves. A
+    // move that leaves the other side no move needs no test: that position
+    // is stored lost at once, and its value gives a win in 1.
+    std::int16_t exits_of(const Table& t, const std::vector<const Table*>& pair, const Position<V>& pos, bool& capture,
+                          bool& king_moves) const {
         MoveList moves;
-        MoveGenerator<V>::generate(pos, moves);
+        capture = Gen::has_capture(pos);
+        if (capture) {
+            Gen::generate(pos, moves);
+        } else {
+            Gen::generate_man_moves(pos, moves);
+            king_moves = Gen::count_king_moves(pos) > 0;
+        }
         const std::optional<Color> stronger = t.lone ? lone_king_opponent(pos) : std::nullopt;
+        std::int16_t best = kNoMove;
         for (const Move& m : moves) {
-            const bool king_move = (pos.kings & bit(m.from)) != 0 && !m.is_capture() && !m.crowns;
-            if (!settled && !king_move) continue;
             const Position<V> after = pos.after(m);
-            if (game_over(after)) {
-                if (settled) settled->add({1, 1});
-                continue;
-            }
             if (m.is_capture() || m.crowns) {
+                if (!after.pieces[after.side_to_move]) {
+                    best = better(best, Timed{1, 1}.pack());
+                    continue;
+                }
                 std::optional<Phase> phase;
                 if (stronger) phase = Phase{*stronger, kNoLimit, pos};
-                settled->add(Timed{std::int8_t(entering_wdl(after, phase)), 0}.before());
+                best = better(best, Timed{std::int8_t(entering_wdl(after, phase)), 0}.before().pack());
                 continue;
             }
-            if (king_move && !Sink::stores) {
-                king_to(0);
-                continue;
-            }
+            // A man move: to the level above, solved.
             const Position<V> n = normalize(after);
-            const MaterialSignature sig = signature_of(n);
-            const std::uint64_t j = table(sig).index.rank(n);
-            if (king_move) {
-                king_to((sig == sides[0] ? 0 : kSideBit) | j);
-                continue;
-            }
-            const Timed next = Timed::unpack(table(sig).dtc[j]);
+            const Table& to = *pair[pair.size() == 1 || signature_of(n) == pair[0]->sig ? 0 : 1];
+            const Timed next = Timed::unpack(to.dtc[to.index.rank(n)]);
             if (t.counts.to_conversion())
-                settled->add(next.before());
+                best = better(best, next.before().pack());
             else  // the man move starts the measured count again: its value is the successor's
-                settled->add(Timed{std::int8_t(threshold(next, t.counts.king_move_limit)), 0}.before());
+                best = better(best, Timed{std::int8_t(threshold(next, t.counts.king_move_limit)), 0}.before().pack());
         }
+        return best;
     }
 
     // ---- W, lone-king counts ------------------------------------------
 
     static constexpr std::size_t kR = kMaxLoneMoves + 1;  // r = 0..16
-
-    // A side of a lone-king material, its moves generated once: per slot
-    // (position and, for king against king, which side is the stronger),
-    // the stronger side's best over the moves that end the game or leave
-    // the material for each r, and where its other moves lead.
-    struct LoneGraph {
-        std::vector<std::int8_t> valid;    // the slot is a position of this orientation
-        std::vector<std::int8_t> ours;     // the stronger side is to move
-        std::vector<std::int8_t> settled;  // slot * kR + r: the best of the moves leaving; kNone if none
-        std::vector<std::uint32_t> first;  // per slot, then one past the end
-        std::vector<std::uint64_t> to;     // side << 63 | slot of the successor
-    };
     static constexpr std::int8_t kNone = -2;
 
-    // W(p, r) for r = 1..16 (both orientations where both sides are lone
-    // kings), the stronger side's wdl. Its moves lead to r - 1, the lone
-    // king's keep r. Where the conversion count is shorter than any
-    // lone-king count could last (2.1.9.1.5 for 2-3 pieces), the plies t
-    // since entering the material are part of the state too, in layers
-    // from that count's limit down; otherwise layer r needs r - 1 only:
-    // first the stronger side to move, then the lone king.
-    void solve_lone(const std::vector<MaterialSignature>& sides) {
-        std::vector<LoneGraph> graphs;
-        for (std::size_t s = 0; s < sides.size(); ++s) graphs.push_back(lone_graph(sides, s));
-        const int plies_limit = table(sides[0]).counts.conversion_limit;
-        const bool timed = plies_limit <= 2 * kMaxLoneMoves;
-        std::vector<std::vector<std::int8_t>> read(sides.size()), made(sides.size());
-        for (std::size_t s = 0; s < sides.size(); ++s) {
-            read[s].assign(graphs[s].ours.size() * kR, 0);
-            made[s] = read[s];
-        }
-        if (timed) {
-            // Every ply reads the layer t + 1; its last ply draws.
-            for (int t = plies_limit - 1; t >= 0; --t) {
-                const bool last = t + 1 >= plies_limit;
-                for (int r = 1; r <= kMaxLoneMoves; ++r)
-                    for (std::size_t s = 0; s < sides.size(); ++s)
-                        lone_layer(graphs[s], r, std::nullopt, made[s], [&](std::uint64_t to, int left) {
-                            return last ? std::int8_t(0) : read[to >> 63][(to & ~kSideBit) * kR + std::size_t(left)];
-                        });
-                std::swap(read, made);
-            }
-            std::swap(read, made);
-        } else {
-            // `made` holds r - 1 whole, and r for the stronger side to move.
-            for (int r = 1; r <= kMaxLoneMoves; ++r)
-                for (const bool stronger_moves : {true, false})
-                    for (std::size_t s = 0; s < sides.size(); ++s)
-                        lone_layer(graphs[s], r, stronger_moves, made[s], [&](std::uint64_t to, int left) {
-                            return made[to >> 63][(to & ~kSideBit) * kR + std::size_t(left)];
-                        });
-        }
-        for (std::size_t s = 0; s < sides.size(); ++s) {
-            Table& t = table(sides[s]);
-            t.least_win.assign(graphs[s].ours.size(), kNever);
-            t.least_loss.assign(graphs[s].ours.size(), kNever);
-            for (std::size_t k = 0; k < graphs[s].ours.size(); ++k)
-                for (int r = kMaxLoneMoves; r >= 1; --r) {
-                    const std::int8_t v = made[s][k * kR + std::size_t(r)];
-                    if (v > 0) t.least_win[k] = std::uint8_t(r);
-                    if (v < 0) t.least_loss[k] = std::uint8_t(r);
+    struct LoneScratch {
+        std::vector<std::int8_t> valid, ours;             // per slot
+        std::vector<std::int8_t> dead;                    // per position: the side to move has no move
+        std::vector<std::int8_t> capture;                 // per position: the side to move must capture
+        std::vector<std::int8_t> exits;                   // slot * kR + r: the best of the moves leaving; kNone if none
+        std::vector<std::int8_t> value, next;             // per slot, or slot * kR + r
+        std::vector<std::uint8_t> least_win, least_loss;  // per slot: the least r that wins, that loses
+    };
+
+    // A block's slots: its positions, and for king against king each
+    // orientation (which side is the stronger).
+    static std::uint64_t slots_per_position(const Table& t) { return t.both_lone ? 2 : 1; }
+
+    // W(p, r) for r = 1..16 of a block, the stronger side's wdl. Its moves
+    // lead to r - 1, the lone king's keep r: layer r needs r - 1 only, first
+    // the stronger side to move, then the lone king. A man move (the
+    // stronger side's) leads to the level above, whose W is read from what
+    // it stores (least_win, least_loss). After r = 1, a slot is computed
+    // again only where what it reads changed: its exits at r, or a move's
+    // successor in the phase before (at r = 1 the stronger side's moves
+    // read 0, the count's last move; the values start at 0).
+    void solve_lone_block(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w) {
+        const Table& t = table(sides[0]);
+        const std::uint64_t per = slots_per_position(t), slots = b.size() * per, words = (slots + 63) / 64;
+        const bool parallel = slots >= kParallelPositions;
+        prepare_lone(sides, b, w, false);
+        w.value.assign(slots, 0);
+        w.next.assign(slots, 0);
+        w.least_win.assign(slots, kNever);
+        w.least_loss.assign(slots, kNever);
+        Bitmap changed(slots), candidates(slots);
+        for (int r = 1; r <= kMaxLoneMoves; ++r)
+            for (const bool stronger_moves : {true, false}) {
+                const int left = stronger_moves ? r - 1 : r;
+                const auto of_this_phase = [&](std::uint64_t k) {
+                    return w.valid[k] && bool(w.ours[k]) == stronger_moves;
+                };
+#pragma omp parallel if (parallel)
+                {
+                    Cursors cursors(*this, sides);
+                    if (r > 1) {
+#pragma omp for schedule(dynamic, 64)
+                        for (std::uint64_t x = 0; x < words; ++x) {
+                            std::uint64_t mine = 0;
+                            for (std::uint64_t k = x * 64; k < std::min(slots, x * 64 + 64); ++k)
+                                if (of_this_phase(k) &&
+                                    w.exits[k * kR + std::size_t(r)] != w.exits[k * kR + std::size_t(r) - 1])
+                                    mine |= bit(int(k % 64));
+                            candidates.word(x) = mine;
+                        }
+#pragma omp for schedule(dynamic, 64)
+                        for (std::uint64_t x = 0; x < words; ++x)
+                            for (int j : bits_of{changed.word(x)}) {
+                                const std::uint64_t q = x * 64 + std::uint64_t(j);
+                                // The mover of the move into q: the other orientation.
+                                const std::uint64_t o = per == 2 ? 1 - q % 2 : 0;
+                                for_each_king_predecessor(sides, b, q / per, cursors,
+                                                          [&](std::uint64_t p) { candidates.set(p * per + o); });
+                            }
+                    }
+#pragma omp for schedule(dynamic, 64)
+                    for (std::uint64_t x = 0; x < words; ++x) {
+                        const std::uint64_t mask = r == 1 ? ~std::uint64_t{0} : candidates.word(x);
+                        for (int j : bits_of{mask}) {
+                            const std::uint64_t k = x * 64 + std::uint64_t(j);
+                            if (k >= slots || !of_this_phase(k)) continue;
+                            w.next[k] =
+                                lone_value(w, per, k, r, king_successors(sides, b, w, k / per, cursors),
+                                           [&](std::uint64_t q) { return left == 0 ? std::int8_t(0) : w.value[q]; });
+                        }
+                    }
+#pragma omp for schedule(static)
+                    for (std::uint64_t x = 0; x < words; ++x) {
+                        const std::uint64_t mask = r == 1 ? ~std::uint64_t{0} : candidates.word(x);
+                        std::uint64_t diff = 0;
+                        for (int j : bits_of{mask}) {
+                            const std::uint64_t k = x * 64 + std::uint64_t(j);
+                            if (k >= slots || !of_this_phase(k) || w.next[k] == w.value[k]) continue;
+                            diff |= bit(j);
+                            w.value[k] = w.next[k];
+                            std::uint8_t& least = w.value[k] > 0 ? w.least_win[k] : w.least_loss[k];
+                            if (w.value[k] != 0 && least == kNever) least = std::uint8_t(r);
+                        }
+                        changed.word(x) = diff;
+                    }
                 }
-        }
+            }
+        store_lone(sides, b, w);
     }
 
-    template <class Lookup>
-    static void lone_layer(const LoneGraph& g, int r, std::optional<bool> stronger_moves, std::vector<std::int8_t>& out,
-                           const Lookup& lookup) {
-        const std::int64_t n = std::int64_t(g.ours.size());
-#pragma omp parallel for schedule(static) if (n > 65536)
-        for (std::int64_t k = 0; k < n; ++k) {
-            if (!g.valid[std::size_t(k)]) continue;
-            const bool ours = g.ours[std::size_t(k)];
-            if (stronger_moves && *stronger_moves != ours) continue;
-            const int left = ours ? r - 1 : r;
-            int best = g.settled[std::size_t(k) * kR + std::size_t(r)];
-            const bool none = best == kNone;
-            if (none) best = ours ? -1 : 1;  // no move: the side to move has lost
-            for (std::uint32_t e = g.first[std::size_t(k)]; e < g.first[std::size_t(k) + 1]; ++e) {
-                const int v = left == 0 ? 0 : lookup(g.to[e], left);  // the count's last move did not win
-                best = ours ? std::max(best, v) : std::min(best, v);
-            }
-            out[std::size_t(k) * kR + std::size_t(r)] = std::int8_t(best);
+    // W where the plies since the material stood are part of the state too
+    // (2.1.9.1.5 for 2-3 pieces ends the game sooner than any lone-king
+    // count could): the whole pair as one block, in layers of those plies
+    // from the count's limit down, each reading the one above (every move
+    // raises them); its last ply draws.
+    void solve_lone_timed(const std::vector<MaterialSignature>& sides) {
+        std::vector<Part> parts;
+        std::uint64_t offset = 0;
+        for (std::size_t s = 0; s < sides.size(); ++s) {
+            const std::uint64_t size = table(sides[s]).index.size();
+            parts.push_back({s, 0, size, offset, {}, 0});
+            offset += size;
         }
+        Block b;
+        b.parts = std::move(parts);
+        const Table& t = table(sides[0]);
+        const std::uint64_t slots = b.size() * slots_per_position(t);
+        LoneScratch w;
+        prepare_lone(sides, b, w, true);
+        // The pair is small (2-3 pieces): its moves are listed once.
+        std::vector<std::uint32_t> first(b.size() + 1, 0);
+        std::vector<std::uint32_t> to;
+        {
+            Cursors cursors(*this, sides);
+            for (std::uint64_t l = 0; l < b.size(); ++l) {
+                for_each_staying_move(sides, b, cursors.at(b, l),
+                                      [&](std::uint64_t q) { to.push_back(std::uint32_t(q)); });
+                first[l + 1] = std::uint32_t(to.size());
+            }
+        }
+        const std::uint64_t per = slots_per_position(t);
+        w.value.assign(slots * kR, 0);
+        w.next = w.value;
+        const int plies_limit = t.counts.conversion_limit;
+        for (int ply = plies_limit - 1; ply >= 0; --ply) {
+            const bool last = ply + 1 >= plies_limit;
+#pragma omp parallel for schedule(dynamic, 256)
+            for (std::uint64_t k = 0; k < slots; ++k) {
+                if (!w.valid[k]) continue;
+                const std::uint64_t l = k / per;
+                const auto successors = [&](auto&& add) {
+                    for (std::uint32_t e = first[l]; e < first[l + 1]; ++e) add(to[e]);
+                };
+                for (int r = 1; r <= kMaxLoneMoves; ++r) {
+                    const int left = w.ours[k] ? r - 1 : r;
+                    w.next[k * kR + std::size_t(r)] = lone_value(w, per, k, r, successors, [&](std::uint64_t q) {
+                        return last || left == 0 ? std::int8_t(0) : w.value[q * kR + std::size_t(left)];
+                    });
+                }
+            }
+            std::swap(w.value, w.next);
+        }
+        w.least_win.assign(slots, kNever);
+        w.least_loss.assign(slots, kNever);
+        for (std::uint64_t k = 0; k < slots; ++k)
+            for (int r = kMaxLoneMoves; r >= 1; --r) {
+                const std::int8_t v = w.value[k * kR + std::size_t(r)];
+                if (v > 0) w.least_win[k] = std::uint8_t(r);
+                if (v < 0) w.least_loss[k] = std::uint8_t(r);
+            }
+        store_lone(sides, b, w);
     }
 
-    LoneGraph lone_graph(const std::vector<MaterialSignature>& sides, std::size_t s) const {
-        const Table& t = table(sides[s]);
-        const std::size_t slots = t.index.size() * (t.both_lone ? 2 : 1);
-        LoneGraph g;
-        g.valid.assign(slots, 0);
-        g.ours.assign(slots, 0);
-        g.settled.assign(slots * kR, kNone);
-        gather_edges(slots, g.first, g.to, sides[s], [&](std::size_t k, bool first, auto& sink) {
-            const std::uint64_t i = t.both_lone ? k / 2 : k;
-            const Position<V> pos = t.index.unrank(i);
-            for (const bool stronger_to_move : {true, false}) {
-                if (slot(t, i, stronger_to_move) != k) continue;
-                const Color stronger = stronger_to_move ? pos.side_to_move : opponent(pos.side_to_move);
-                if (!t.both_lone && lone_king_opponent(pos) != stronger) continue;
-                if (first) {
-                    g.valid[k] = 1;
-                    g.ours[k] = stronger_to_move;
-                }
-                lone_moves(sides, pos, stronger, first ? &g.settled[k * kR] : nullptr, sink);
-            }
+    // The value of slot k at r: its exits', then its moves that stay in the
+    // block (successors(add) calls add(local id) for each), each read
+    // through `read(successor's slot)`.
+    template <class Successors, class Read>
+    static std::int8_t lone_value(const LoneScratch& w, std::uint64_t per, std::uint64_t k, int r,
+                                  const Successors& successors, const Read& read) {
+        const bool ours = w.ours[k];
+        int best = w.exits[k * kR + std::size_t(r)];
+        if (best == kNone) best = ours ? -1 : 1;  // no move at all: the side to move has lost
+        successors([&](std::uint64_t q) {
+            // A move that leaves no move wins whatever the count leaves.
+            const int v = w.dead[q] ? (ours ? 1 : -1) : read(q * per + (per == 2 && ours ? 1 : 0));
+            best = ours ? std::max(best, v) : std::min(best, v);
         });
-        return g;
+        return std::int8_t(best);
     }
 
-    // The moves of `pos` (stronger side `stronger`): for each r, the
-    // stronger side's best over those that end the game or leave the
-    // material into settled[r] (unless null); where the others lead into `to`.
-    template <class Sink>
-    void lone_moves(const std::vector<MaterialSignature>& sides, const Position<V>& pos, Color stronger,
-                    std::int8_t* settled, Sink& to) const {
+    // The king moves of local id l of a level's block (none where it must capture).
+    auto king_successors(const std::vector<MaterialSignature>& sides, const Block& b, const LoneScratch& w,
+                         std::uint64_t l, Cursors& cursors) const {
+        return [&, l](auto&& add) {
+            if (!w.capture[l]) for_each_king_successor(sides, b, b.part_of(l), cursors.at(b, l), add);
+        };
+    }
+
+    // Calls f(local id) for each move of `pos` that neither captures nor
+    // crowns nor ends the game (the whole-pair block).
+    template <class F>
+    void for_each_staying_move(const std::vector<MaterialSignature>& sides, const Block& b, const Position<V>& pos,
+                               F&& f) const {
+        MoveList moves;
+        Gen::generate(pos, moves);
+        for (const Move& m : moves) {
+            if (m.is_capture() || m.crowns) continue;
+            const Position<V> after = pos.after(m);
+            if (game_over(after)) continue;
+            const Position<V> n = normalize(after);
+            const std::size_t s = side_of(sides, signature_of(n));
+            f(b.local(s, table(sides[s]).index.rank(n)));
+        }
+    }
+
+    // Each slot's orientation, and for each r the best of its moves that
+    // leave the block or end the game.
+    void prepare_lone(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w,
+                      bool men_moves_stay) const {
+        const Table& t = table(sides[0]);
+        const std::uint64_t per = slots_per_position(t), slots = b.size() * per;
+        const bool parallel = b.size() >= kParallelPositions;
+        w.valid.assign(slots, 0);
+        w.ours.assign(slots, 0);
+        w.exits.assign(slots * kR, kNone);
+        w.dead.assign(b.size(), 0);
+        w.capture.assign(b.size(), 0);
+#pragma omp parallel if (parallel)
+        {
+            Cursors cursors(*this, sides);
+#pragma omp for schedule(dynamic, 256)
+            for (std::uint64_t l = 0; l < b.size(); ++l) {
+                const Position<V> pos = cursors.at(b, l);
+                w.dead[l] = Gen::count(pos) == 0;
+                w.capture[l] = Gen::has_capture(pos);
+                for (const bool stronger_to_move : {true, false}) {
+                    const Color stronger = stronger_to_move ? pos.side_to_move : opponent(pos.side_to_move);
+                    if (!t.both_lone && lone_king_opponent(pos) != stronger) continue;
+                    const std::uint64_t k = l * per + (per == 2 && !stronger_to_move ? 1 : 0);
+                    w.valid[k] = 1;
+                    w.ours[k] = stronger_to_move;
+                    lone_exits(sides, pos, stronger, men_moves_stay, &w.exits[k * kR]);
+                }
+            }
+        }
+    }
+
+    // The moves of `pos` (stronger side `stronger`) that end the game or
+    // leave the block: for each r, the stronger side's best into exits[r].
+    void lone_exits(const std::vector<MaterialSignature>& sides, const Position<V>& pos, Color stronger,
+                    bool men_moves_stay, std::int8_t* exits) const {
         const bool ours = pos.side_to_move == stronger;
         const auto add = [&](int r, int v) {
-            std::int8_t& best = settled[r];
+            std::int8_t& best = exits[r];
             best = std::int8_t(best == kNone ? v : ours ? std::max<int>(best, v) : std::min<int>(best, v));
         };
         MoveList moves;
-        MoveGenerator<V>::generate(pos, moves);
+        Gen::generate(pos, moves);
         for (const Move& m : moves) {
             const bool converts = m.is_capture() || m.crowns;
-            if (!settled && converts) continue;
+            // A king move stays in the block (lone_value), except where every
+            // move does (whole-pair block) and this one ends the game.
+            const bool king_move = (pos.kings & bit(m.from)) != 0 && !converts;
+            if (king_move && !men_moves_stay) continue;
             const Position<V> after = pos.after(m);
             if (game_over(after)) {
-                if (settled)
-                    for (int r = 1; r <= kMaxLoneMoves; ++r) add(r, ours ? 1 : -1);
+                for (int r = 1; r <= kMaxLoneMoves; ++r) add(r, ours ? 1 : -1);
             } else if (converts) {
+                const typename Judge::Entering entered = Judge(*this).entering(after, stronger, pos);
                 for (int r = 1; r <= kMaxLoneMoves; ++r) {
                     const int left = ours ? r - 1 : r;
                     if (left == 0) {
                         add(r, 0);  // the count's last move did not win
                         continue;
                     }
-                    const int w = entering_wdl(after, Phase{stronger, left, pos});
-                    add(r, after.side_to_move == stronger ? w : -w);
+                    const int v = entered.wdl(left);
+                    add(r, after.side_to_move == stronger ? v : -v);
                 }
-            } else if (!Sink::stores) {
-                to(0);
-            } else {
+            } else if (!men_moves_stay) {
+                // The stronger side's man move, to the level above (r - 1 left).
                 const Position<V> n = normalize(after);
-                const MaterialSignature sig = signature_of(n);
-                const std::uint64_t j = slot(table(sig), table(sig).index.rank(n), after.side_to_move == stronger);
-                to((sig == sides[0] ? 0 : kSideBit) | j);
+                const Table& to = table(sides[side_of(sides, signature_of(n))]);
+                const std::size_t j = slot(to, to.index.rank(n), after.side_to_move == stronger);
+                for (int r = 1; r <= kMaxLoneMoves; ++r) {
+                    const int left = ours ? r - 1 : r;
+                    add(r, left == 0 ? 0 : left >= to.least_win[j] ? 1 : left >= to.least_loss[j] ? -1 : 0);
+                }
             }
+        }
+    }
+
+    // The least r that wins and that loses, into the pair's tables.
+    void store_lone(const std::vector<MaterialSignature>& sides, const Block& b, const LoneScratch& w) {
+        const std::uint64_t per = slots_per_position(table(sides[0]));
+        for (const Part& p : b.parts) {
+            Table& t = table(sides[p.side]);
+            const auto from = std::ptrdiff_t(p.offset * per), to = std::ptrdiff_t(p.base * per);
+            std::copy_n(w.least_win.begin() + from, p.size * per, t.least_win.begin() + to);
+            std::copy_n(w.least_loss.begin() + from, p.size * per, t.least_loss.begin() + to);
         }
     }
 

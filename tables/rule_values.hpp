@@ -292,6 +292,41 @@ public:
         return lone_wdl(n, pos.side_to_move == stronger, left);
     }
 
+    // entering_wdl(pos, Phase{stronger, left, before}) for every `left`
+    // at once: one look-up, then wdl(left).
+    struct Entering {
+        int fixed = 0;  // the value where no lone-king count covers pos
+        bool lone = false;
+        int start = kNoLimit;  // the least limit of the rules starting at pos
+        int fresh_budget = kNoLimit;
+        bool stronger_to_move = false;
+        RuleEntry entry;
+        int wdl(int left) const {
+            if (!lone) return fixed;
+            left = std::min(left, start);
+            if (left >= kNoLimit) return threshold(entry.dtc, fresh_budget);
+            const int sign = stronger_to_move ? 1 : -1;
+            if (entry.least_win <= left) return sign;
+            if (entry.least_loss <= left) return -sign;
+            return 0;
+        }
+    };
+    Entering entering(const Position<V>& pos, Color stronger, const Position<V>& before) const {
+        const Position<V> n = normalize(pos);
+        const MaterialSignature sig = signature_of(n);
+        Entering e;
+        if (!lone_king_material(sig)) {
+            e.fixed = threshold(store_.entry(n, true).dtc, fresh_budget(sig));
+            return e;
+        }
+        e.lone = true;
+        e.start = starting_limit(pos, stronger, Phase{stronger, kNoLimit, before});
+        e.fresh_budget = fresh_budget(sig);
+        e.stronger_to_move = pos.side_to_move == stronger;
+        e.entry = store_.entry(n, e.stronger_to_move);
+        return e;
+    }
+
     // A timed result's value when it must come within `budget` plies.
     static int threshold(Timed v, int budget) { return v.plies <= budget ? v.wdl : 0; }
 

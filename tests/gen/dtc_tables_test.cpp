@@ -122,10 +122,9 @@ TEST(DtcTables, VerifyGoesOnPastAMissingFile) {
     EXPECT_GE(checked, 1);    // MvM at least: nothing it reaches needs KvK
 }
 
-// The memory limit (dtb gen --dtc --memory): a pair whose known arrays do
-// not fit is refused before it is solved, with nothing written; a pair
-// whose move graph would take the process past the limit stops before the
-// edges are stored; either way the message names the pair and --memory.
+// The memory limit (dtb gen --dtc --memory): a pair whose values and
+// largest level's scratch do not fit is refused before it is solved, with
+// nothing written, naming the pair and --memory; one that fits is solved.
 TEST(DtcTables, MemoryLimitRefusesAPairAndNamesIt) {
     ScratchDir dir;
     std::ostringstream log;
@@ -138,20 +137,20 @@ TEST(DtcTables, MemoryLimitRefusesAPairAndNamesIt) {
         EXPECT_NE(std::string(e.what()).find("--memory"), std::string::npos) << e.what();
     }
     EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
-    EXPECT_GT(RuleSolver<Russian>::memory_before_edges(kkvk),
-              RuleSolver<Russian>::memory_before_edges(*MaterialSignature::parse("KvK")));
+    const std::uint64_t need = RuleSolver<Russian>::memory_bound(kkvk);
+    EXPECT_GT(need, RuleSolver<Russian>::memory_bound(*MaterialSignature::parse("KvK")));
 
     RuleSolver<Russian> solver(2);
-    solver.set_memory_limit(resident_bytes() + 1024);  // less than KKvK's king moves
+    solver.set_memory_limit(need - 1);
     try {
         solver.solve_pair(kkvk);
-        FAIL() << "KKvK's king moves should not fit in 1 KiB more";
+        FAIL() << "KKvK should not fit in one byte less than it needs";
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("KKvK"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("--memory"), std::string::npos) << e.what();
     }
     // With room, the same pair is solved, as without a limit.
-    solver.set_memory_limit(resident_bytes() + (std::uint64_t{64} << 20));
+    solver.set_memory_limit(need);
     solver.solve_pair(kkvk);
     const RuleSolver<Russian> unlimited(3);
     const PositionIndex<Russian> index(kkvk);
