@@ -574,9 +574,9 @@ private:
                 best = better(best, Timed{std::int8_t(entering_wdl(after, phase)), 0}.before().pack());
                 continue;
             }
-            // A man move: to the level above, solved.
-            const Position<V> n = normalize(after);
-            const Table& to = *pair[pair.size() == 1 || signature_of(n) == pair[0]->sig ? 0 : 1];
+            // A man move: to the level above, solved, in the other side's table.
+            const Position<V> n = flip(after);
+            const Table& to = *pair[pair.size() == 1 || &t == pair[1] ? 0 : 1];
             const Timed next = Timed::unpack(to.dtc[to.index.rank(n)]);
             if (t.counts.to_conversion())
                 best = better(best, next.before().pack());
