@@ -37,6 +37,13 @@ inline constexpr std::uint8_t kLastMetric = 3;
 // kings, the other side's men and kings). Opaque here.
 using Material = std::array<std::uint8_t, 4>;
 
+// Header flags. A reader refuses a file with a flag it does not know, so a
+// file whose meaning a flag changes is never misread by an older reader.
+// kFlagCapturesNotStored: positions whose side to move must capture are
+// don't-care (a .dtc file; the reader works them out from their captures).
+inline constexpr std::uint32_t kFlagCapturesNotStored = 1;
+inline constexpr std::uint32_t kKnownFlags = kFlagCapturesNotStored;
+
 // longest_win / longest_loss of a version 1 file, which does not record them.
 inline constexpr std::int32_t kNotRecorded = -2;
 
@@ -51,6 +58,7 @@ struct TableDescription {
     // from a version 1 file).
     std::int32_t longest_win = -1;
     std::int32_t longest_loss = -1;
+    std::uint32_t flags = 0;  // kFlag... (the header's)
 };
 
 // Every header field but the magic and the header checksum, which are

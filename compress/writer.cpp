@@ -189,6 +189,7 @@ unsigned checked_symbol_bits(std::uint64_t position_count, const DontCare& dont_
 Header plan_header(const TableDescription& table, unsigned bits, std::uint64_t position_count, std::uint32_t ppb) {
     Header h;
     h.table = table;
+    h.flags = table.flags;
     h.symbol_bits = static_cast<std::uint8_t>(bits);
     h.position_count = position_count;
     h.positions_per_block = ppb;

@@ -35,6 +35,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -42,6 +43,7 @@
 
 #include "compress/table_file.hpp"
 #include "gen/bitmap.hpp"
+#include "gen/block_window.hpp"
 #include "gen/memory_budget.hpp"
 #include "gen/slices.hpp"
 #include "rules/draw_rules.hpp"
@@ -97,18 +99,17 @@ public:
         }
     }
 
-    // The memory solve_pair(key) needs: the values of the pair and of the
-    // tables its conversions lead into (2 bytes a position, and 2 more a
-    // slot where a lone-king count runs), and for its largest level the
+    // The memory solve_pair(key) needs: the values of the pair (2 bytes a
+    // position, and 2 more a slot where a lone-king count runs), each
+    // thread's window on the tables it converts into, and for its largest level the
     // block's scratch: T's three layers and four bitmaps, or W's two
     // layers of 17 counts and its slots' orientation.
     static std::uint64_t memory_bound(const MaterialSignature& key) {
         std::vector<MaterialSignature> sides{key};
         if (!key.is_symmetric()) sides.push_back(key.mirror());
-        std::set<MaterialSignature> tables(sides.begin(), sides.end());
-        for (const MaterialSignature& s : sides)
-            for (const MaterialSignature& c : successor_signatures(s)) tables.insert(c);
-        std::uint64_t values = 0;
+        const std::set<MaterialSignature> tables(sides.begin(), sides.end());
+        // The smaller tables are read through each thread's window.
+        std::uint64_t values = std::uint64_t(omp_get_max_threads()) * ((std::uint64_t{32} << 20) + kRemembered * sizeof(Remembered));
         for (const MaterialSignature& t : tables) {
             const Table e = empty_table(t);
             values += 2 * e.index.size() + (e.lone ? 2 * e.index.size() * slots_per_position(e) : 0);
@@ -131,37 +132,45 @@ public:
     // memory_bound would take it past the limit is refused before it starts.
     void set_memory_limit(std::uint64_t bytes) { memory_limit_ = bytes; }
 
-    // Reads a table written by write() back whole, to solve the tables
-    // whose conversions lead into it. Throws std::runtime_error naming the
-    // file if it is missing, damaged, or not this signature's .dtc table.
-    void load(const std::filesystem::path& dir, const MaterialSignature& sig) {
-        const std::filesystem::path path = dir / table_file_name(V::id, sig, compress::Metric::dtc);
-        auto whole = compress::read_whole_table(path);
-        if (!whole) throw std::runtime_error(whole.error().message);
-        const compress::Header& h = whole->header;
-        Table t = empty_table(sig);
-        if (h.table.metric != compress::Metric::dtc || h.table.variant != file_variant(V::id) ||
-            !(h.table.material == file_material(sig)) || h.table.index_scheme != PositionIndex<V>::kVersion ||
-            h.position_count != t.index.size())
-            throw std::runtime_error(path.string() + ": not the .dtc table of " + sig.name());
-        t.dtc.resize(t.index.size());
-        if (t.lone) t.least_win.assign(t.index.size() * (t.both_lone ? 2 : 1), kNever), t.least_loss = t.least_win;
-        for (std::uint64_t i = 0; i < t.index.size(); ++i) {
-            const std::uint16_t symbol = h.symbol_bits == 16 ? whole->words[i] : whole->bytes[i];
-            const std::optional<RuleEntry> e = rule_entry(symbol);
-            if (!e)
-                throw std::runtime_error(path.string() + ": position " + std::to_string(i) + " holds symbol " +
-                                         std::to_string(symbol) + ", which no .dtc table holds");
-            t.dtc[i] = e->dtc.pack();
-            if (!t.lone) continue;
-            for (const bool ours : {true, false}) {
-                if (!t.both_lone && !ours) continue;
-                const RuleEntry o = t.both_lone ? king_against_king_entry(e->dtc, ours) : *e;
-                t.least_win[slot(t, i, ours)] = o.least_win;
-                t.least_loss[slot(t, i, ours)] = o.least_loss;
-            }
+    // Opens the .dtc files of `signatures` in `dir` for reading, to solve
+    // the tables whose conversions lead into them: nothing is loaded whole,
+    // each thread reads through its own window of blocks. Positions where
+    // the side to move must capture are not stored (docs/FORMAT.md); their
+    // entries come from their captures (RuleJudge::capture_entry), so the
+    // tables those lead into must be open too (conversion_closure). Throws
+    // std::runtime_error naming a file that is missing, damaged, or not
+    // that signature's .dtc table.
+    void open_files(const std::filesystem::path& dir, const std::vector<MaterialSignature>& signatures) {
+        auto files = std::make_unique<Files>();
+        for (const MaterialSignature& sig : signatures) {
+            const std::filesystem::path path = dir / table_file_name(V::id, sig, compress::Metric::dtc);
+            if (!std::filesystem::exists(path)) throw std::runtime_error("table " + path.string() + " is missing");
+            auto file = compress::TableFile::open(path, nullptr);
+            if (!file) throw std::runtime_error(file.error().message);
+            const compress::Header& h = (*file)->header();
+            Table t = empty_table(sig);
+            if (h.table.metric != compress::Metric::dtc || h.table.variant != file_variant(V::id) ||
+                !(h.table.material == file_material(sig)) || h.table.index_scheme != PositionIndex<V>::kVersion ||
+                h.position_count != t.index.size())
+                throw std::runtime_error(path.string() + ": not the .dtc table of " + sig.name());
+            files->tables.emplace(sig, File{std::move(t), std::move(*file)});
         }
-        tables_.insert_or_assign(sig, std::move(t));
+        files->readers.resize(std::size_t(omp_get_max_threads()));
+        files_ = std::move(files);
+    }
+
+    // The tables a pair's conversions lead into, and theirs, down to the
+    // smallest: what open_files needs for the pair of `key`.
+    static std::vector<MaterialSignature> conversion_closure(const MaterialSignature& key) {
+        std::set<MaterialSignature> pair{key, key.mirror()}, seen;
+        std::vector<MaterialSignature> todo{key, key.mirror()};
+        while (!todo.empty()) {
+            const MaterialSignature s = todo.back();
+            todo.pop_back();
+            for (const MaterialSignature& c : successor_signatures(s))
+                if (!pair.count(c) && seen.insert(c).second) todo.push_back(c);
+        }
+        return {seen.begin(), seen.end()};
     }
 
     // The .dtc symbols of a solved signature (docs/FORMAT.md), and its
@@ -204,14 +213,36 @@ public:
         options.threads = threads;
         const std::filesystem::path path = dir / table_file_name(V::id, sig, compress::Metric::dtc);
         const Table& t = table(sig);
+        // Capture positions are worked out by the reader (RuleJudge::capture_entry).
+        d.flags = compress::kFlagCapturesNotStored;
+        const std::vector<std::uint8_t> captures = capture_positions(t.index);
+        const compress::DontCare dont_care = compress::DontCare::bytes(captures);
         if (t.lone && !t.both_lone)
-            return compress::write_table(path, d, std::span<const std::uint16_t>(words), {}, options);
+            return compress::write_table(path, d, std::span<const std::uint16_t>(words), dont_care, options);
         const std::vector<std::uint8_t> bytes(words.begin(), words.end());
-        return compress::write_table(path, d, std::span<const std::uint8_t>(bytes), {}, options);
+        return compress::write_table(path, d, std::span<const std::uint8_t>(bytes), dont_care, options);
     }
 
-    // Drops every table from memory.
-    void forget() { tables_.clear(); }
+    // 1 where the side to move of position i must capture, per position.
+    static std::vector<std::uint8_t> capture_positions(const PositionIndex<V>& index) {
+        std::vector<std::uint8_t> out(index.size());
+#pragma omp parallel
+        {
+            typename PositionIndex<V>::Cursor cursor(index);
+#pragma omp for schedule(static)
+            for (std::uint64_t i = 0; i < out.size(); ++i) out[i] = MoveGenerator<V>::has_capture(cursor.at(i));
+        }
+        return out;
+    }
+    static std::vector<std::uint8_t> capture_positions(const MaterialSignature& sig) {
+        return capture_positions(PositionIndex<V>(sig));
+    }
+
+    // Drops every table from memory, and closes the files.
+    void forget() {
+        tables_.clear();
+        files_.reset();
+    }
 
     // With every count fresh at `pos` (not over, side to move has a piece):
     // the rule-aware value for the side to move.
@@ -230,8 +261,11 @@ public:
 
     // The store RuleJudge reads: the entry of a normalized position.
     RuleEntry entry(const Position<V>& n, bool stronger_to_move) const {
-        const Table& t = table(signature_of(n));
-        return entry_of(t, t.index.rank(n), stronger_to_move);
+        const MaterialSignature sig = signature_of(n);
+        if (const auto it = tables_.find(sig); it != tables_.end())
+            return entry_of(it->second, it->second.index.rank(n), stronger_to_move);
+        if (!files_ || !files_->tables.count(sig)) throw std::logic_error("rule solver: table " + sig.name() + " not solved");
+        return file_entry(files_->tables.at(sig), n, stronger_to_move);
     }
 
 private:
@@ -244,6 +278,50 @@ private:
         std::vector<std::int16_t> dtc;
         std::vector<std::uint8_t> least_win, least_loss;  // lone-king tables: per position and orientation
     };
+
+    // A table read from its file, and each thread's window and the capture
+    // positions' entries it worked out last (neighbouring positions of a
+    // level lead to the same ones again and again).
+    struct File {
+        Table table;  // its index and counts; no values
+        std::unique_ptr<compress::TableFile> file;
+    };
+    struct Remembered {
+        Bitboard white = 0, black = 0, kings = 0;
+        int orientation = -1;  // stronger_to_move; -1: empty
+        RuleEntry entry;
+    };
+    static constexpr std::size_t kRemembered = 1 << 14;
+    struct Reader {
+        BlockWindow window{std::size_t{32} << 20, 16 << 10};
+        std::vector<Remembered> remembered = std::vector<Remembered>(kRemembered);
+    };
+    struct Files {
+        std::map<MaterialSignature, File> tables;
+        mutable std::vector<Reader> readers;  // one per OpenMP thread
+    };
+
+    RuleEntry file_entry(const File& f, const Position<V>& n, bool stronger_to_move) const {
+        Reader& reader = files_->readers.at(std::size_t(omp_get_thread_num()));
+        if (Gen::has_capture(n)) {
+            const std::uint64_t h = (n.pieces[White] * 0x9E3779B97F4A7C15ULL) ^
+                                    (n.pieces[Black] * 0xC2B2AE3D27D4EB4FULL) ^ (n.kings * 0x165667B19E3779F9ULL);
+            Remembered& slot = reader.remembered[(h ^ (h >> 31) ^ std::uint64_t(stronger_to_move)) & (kRemembered - 1)];
+            if (slot.white == n.pieces[White] && slot.black == n.pieces[Black] && slot.kings == n.kings &&
+                slot.orientation == int(stronger_to_move))
+                return slot.entry;
+            const RuleEntry e = Judge(*this).capture_entry(n, stronger_to_move);
+            slot = Remembered{n.pieces[White], n.pieces[Black], n.kings, int(stronger_to_move), e};
+            return e;
+        }
+        const std::uint64_t i = f.table.index.rank(n);
+        const std::uint16_t symbol = reader.window.read(*f.file, i);
+        const std::optional<RuleEntry> e = rule_entry(symbol);
+        if (!e)
+            throw std::runtime_error(f.file->path().string() + ": position " + std::to_string(i) + " holds symbol " +
+                                     std::to_string(symbol) + ", which no .dtc table holds");
+        return f.table.both_lone ? king_against_king_entry(e->dtc, stronger_to_move) : *e;
+    }
 
     static Table empty_table(const MaterialSignature& s) {
         return Table{s, PositionIndex<V>(s), table_counts<V>(s), lone_king_material(s), both_lone_kings(s), {}, {}, {}};
@@ -874,6 +952,7 @@ private:
     }
 
     std::map<MaterialSignature, Table> tables_;
+    std::unique_ptr<Files> files_;
     std::uint64_t memory_limit_ = 0;
 };
 

@@ -61,6 +61,8 @@ public:
 
     // The store: the entry of a normalized position. Throws Unavailable.
     RuleEntry entry(const Position<V>& n, bool stronger_to_move) const {
+        // Not stored (docs/FORMAT.md): from the captures, every one a conversion.
+        if (MoveGenerator<V>::has_capture(n)) return RuleJudge<V, DtcTables>(*this).capture_entry(n, stronger_to_move);
         const MaterialSignature sig = signature_of(n);
         auto table = tb_.table(V::id, sig, compress::Metric::dtc);
         if (!table) throw Unavailable{table.take_error()};

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -290,6 +291,56 @@ public:
         const Color stronger = phase ? phase->stronger : *lone_king_opponent(pos);
         const int left = std::min(phase ? phase->moves_left : kNoLimit, starting_limit(pos, stronger, phase));
         return lone_wdl(n, pos.side_to_move == stronger, left);
+    }
+
+    // The entry of a normalized position whose side to move must capture,
+    // from its captures (the .dtc files leave these positions out: every
+    // capture converts, so T is 1 ply, and W at r is the best capture's).
+    // The solver computes the same values the same way (gen/rule_solver.hpp).
+    RuleEntry capture_entry(const Position<V>& n, bool stronger_to_move) const {
+        const MaterialSignature sig = signature_of(n);
+        const bool lone = lone_king_material(sig);
+        // The stronger side (the side to move for king against king).
+        const Color stronger = lone ? *lone_king_opponent(n) : White;
+        MoveList moves;
+        MoveGenerator<V>::generate(n, moves);
+        TimedChoice t;
+        for (const Move& m : moves) {
+            const Position<V> after = n.after(m);
+            if (!after.pieces[after.side_to_move]) {
+                t.add({1, 1});
+                continue;
+            }
+            const int wdl = lone ? entering_wdl(after, Phase{stronger, kNoLimit, n}) : entering_wdl(after, std::nullopt);
+            t.add(Timed{std::int8_t(wdl), 0}.before());
+        }
+        RuleEntry e{t.result()};
+        if (!lone) return e;
+        if (both_lone_kings(sig)) return king_against_king_entry(e.dtc, stronger_to_move);
+        // W at r: the stronger side's best capture (its move leaves r - 1;
+        // the last one that does not win draws), or the lone king's.
+        const bool ours = n.side_to_move == stronger;
+        std::array<int, kMaxLoneMoves + 1> w;
+        w.fill(ours ? -1 : 1);
+        for (const Move& m : moves) {
+            const Position<V> after = n.after(m);
+            const bool over = game_over(after);
+            const Entering entered = over ? Entering{} : entering(after, stronger, n);
+            for (int r = 1; r <= kMaxLoneMoves; ++r) {
+                const int left = ours ? r - 1 : r;
+                int v = ours ? 1 : -1;
+                if (!over) {
+                    v = left == 0 ? 0 : entered.wdl(left);
+                    if (left != 0 && after.side_to_move != stronger) v = -v;
+                }
+                w[std::size_t(r)] = ours ? std::max(w[std::size_t(r)], v) : std::min(w[std::size_t(r)], v);
+            }
+        }
+        for (int r = kMaxLoneMoves; r >= 1; --r) {
+            if (w[std::size_t(r)] > 0) e.least_win = std::uint8_t(r);
+            if (w[std::size_t(r)] < 0) e.least_loss = std::uint8_t(r);
+        }
+        return e;
     }
 
     // entering_wdl(pos, Phase{stronger, left, before}) for every `left`
