@@ -172,7 +172,9 @@ TEST(Corruption, FieldsOutOfRangeWithAValidChecksum) {
         EXPECT_EQ(e.code, ErrorCode::corrupt_header) << e.message;
         EXPECT_NE(e.message.find(what), std::string::npos) << e.message;
     };
-    expect_header_error(with([](Header& h) { h.flags = 1; }), "reserved flag");
+    // Bit 0 (captures not stored) is known; every other bit is refused.
+    expect_header_error(with([](Header& h) { h.flags = 2; }), "reserved flag");
+    expect_header_error(with([](Header& h) { h.flags = kFlagCapturesNotStored | 4; }), "reserved flag");
     expect_header_error(with([](Header& h) { h.flags = 0x80000000u; }), "reserved flag");
     expect_header_error(with([](Header& h) { h.symbol_bits = 3; }), "symbol size");
     expect_header_error(with([](Header& h) { h.table.metric = static_cast<Metric>(4); }), "metric");

@@ -54,7 +54,9 @@ TEST_P(RoundTripSizes, RandomOneAndTwoByteSymbols) {
     options.zstd_level = 3;  // speed: the level does not change what is read back
 
     const Header h1 = write_table(dir / "a.dtb", testing::sample_description(), narrow, {}, options);
-    const Header h2 = write_table(dir / "b.dtb", testing::sample_description(Metric::dtw), wide, {}, options);
+    TableDescription flagged = testing::sample_description(Metric::dtw);
+    flagged.flags = kFlagCapturesNotStored;
+    const Header h2 = write_table(dir / "b.dtb", flagged, wide, {}, options);
     EXPECT_EQ(h1.block_count, block_count_for(n, per_block));
     EXPECT_EQ(h2.symbol_bits, 16);
     EXPECT_FALSE(std::filesystem::exists(dir / "a.dtb.tmp"));
@@ -74,6 +76,9 @@ TEST_P(RoundTripSizes, RandomOneAndTwoByteSymbols) {
     EXPECT_EQ(b->header().table.variant, 1);
     EXPECT_EQ(b->header().table.index_scheme, 7u);
     EXPECT_EQ(b->header().data_checksum, h2.data_checksum);
+    EXPECT_EQ(a->header().flags, 0u);
+    EXPECT_EQ(b->header().flags, kFlagCapturesNotStored);
+    EXPECT_EQ(b->header().table.flags, kFlagCapturesNotStored);
 }
 
 // WDL tables store 2-bit symbols, four to a byte: every size edge again,
