@@ -109,7 +109,8 @@ public:
         if (!key.is_symmetric()) sides.push_back(key.mirror());
         const std::set<MaterialSignature> tables(sides.begin(), sides.end());
         // The smaller tables are read through each thread's window.
-        std::uint64_t values = std::uint64_t(omp_get_max_threads()) * ((std::uint64_t{32} << 20) + kRemembered * sizeof(Remembered));
+        std::uint64_t values =
+            std::uint64_t(omp_get_max_threads()) * ((std::uint64_t{32} << 20) + kRemembered * sizeof(Remembered));
         for (const MaterialSignature& t : tables) {
             const Table e = empty_table(t);
             values += 2 * e.index.size() + (e.lone ? 2 * e.index.size() * slots_per_position(e) : 0);
@@ -264,7 +265,8 @@ public:
         const MaterialSignature sig = signature_of(n);
         if (const auto it = tables_.find(sig); it != tables_.end())
             return entry_of(it->second, it->second.index.rank(n), stronger_to_move);
-        if (!files_ || !files_->tables.count(sig)) throw std::logic_error("rule solver: table " + sig.name() + " not solved");
+        if (!files_ || !files_->tables.count(sig))
+            throw std::logic_error("rule solver: table " + sig.name() + " not solved");
         return file_entry(files_->tables.at(sig), n, stronger_to_move);
     }
 

@@ -311,7 +311,8 @@ public:
                 t.add({1, 1});
                 continue;
             }
-            const int wdl = lone ? entering_wdl(after, Phase{stronger, kNoLimit, n}) : entering_wdl(after, std::nullopt);
+            const int wdl =
+                lone ? entering_wdl(after, Phase{stronger, kNoLimit, n}) : entering_wdl(after, std::nullopt);
             t.add(Timed{std::int8_t(wdl), 0}.before());
         }
         RuleEntry e{t.result()};
