@@ -70,8 +70,14 @@ public:
     }
 
     // Solves the pair of `key` (both sides to move), every table its
-    // conversions lead into solved or loaded already.
+    // conversions lead into solved or opened already. A pair
+    // whose memory_bound exceeds the limit is refused before anything is
+    // allocated.
     void solve_pair(const MaterialSignature& key) {
+        if (const std::uint64_t need = memory_bound(key); memory_limit_ && need > memory_limit_)
+            throw std::runtime_error("the .dtc tables of " + key.name() + "'s pair need " + format_bytes(need) +
+                                     ", more than the " + format_bytes(memory_limit_) +
+                                     " allowed (--memory); give more, or build without --dtc");
         std::vector<MaterialSignature> sides{key};
         if (!key.is_symmetric()) sides.push_back(key.mirror());
         for (const MaterialSignature& s : sides) {
@@ -79,11 +85,6 @@ public:
             t.dtc.assign(t.index.size(), Timed::kUnknown);
             tables_.insert_or_assign(s, std::move(t));
         }
-        if (memory_limit_ && memory_bound(key) > memory_limit_)
-            throw std::runtime_error("the .dtc tables of " + key.name() + "'s pair need " +
-                                     format_bytes(memory_bound(key)) + ", more than the " +
-                                     format_bytes(memory_limit_) +
-                                     " allowed (--memory); give more, or build without --dtc");
         solve_dtc(sides);
         if (!table(key).lone) return;
         for (const MaterialSignature& s : sides) {
@@ -265,9 +266,10 @@ public:
         const MaterialSignature sig = signature_of(n);
         if (const auto it = tables_.find(sig); it != tables_.end())
             return entry_of(it->second, it->second.index.rank(n), stronger_to_move);
-        if (!files_ || !files_->tables.count(sig))
-            throw std::logic_error("rule solver: table " + sig.name() + " not solved");
-        return file_entry(files_->tables.at(sig), n, stronger_to_move);
+        if (files_)
+            if (const auto f = files_->tables.find(sig); f != files_->tables.end())
+                return file_entry(f->second, n, stronger_to_move);
+        throw std::logic_error("rule solver: table " + sig.name() + " not solved");
     }
 
 private:
