@@ -5,9 +5,14 @@
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
+#include <mutex>
+#include <optional>
 #include <set>
 
+#include "gen/block_window.hpp"
+#include "gen/level_file.hpp"
 #include "gen/memory_budget.hpp"
+#include "gen/parallel_errors.hpp"
 #include "gen/rule_solver.hpp"
 #include "rules/notation.hpp"
 #include "tables/signatures.hpp"
@@ -17,18 +22,63 @@ namespace dtb {
 
 namespace {
 
-// The pair of `key` solved into `solver`, the tables it converts into read
-// from their files.
+// Compares the symbols solved again for side k of a pair with those
+// stored, skipping capture positions where the file leaves them out.
 template <class V>
-void solve_from_files(RuleSolver<V>& solver, const MaterialSignature& key, const std::filesystem::path& dir) {
-    solver.forget();
-    solver.open_files(dir, RuleSolver<V>::conversion_closure(key));
-    solver.solve_pair(key);
+class StoredSymbols {
+public:
+    StoredSymbols(const MaterialSignature& sig, const compress::TableFile& file) : index_(sig), file_(file) {
+        for (int t = 0; t < omp_get_max_threads(); ++t) windows_.emplace_back(std::size_t{32} << 20, 16 << 10);
+    }
+
+    // want: the solved symbols of positions first, first + 1, ...
+    // (kLevelCapture marks a capture position); from any OpenMP thread.
+    void compare(std::uint64_t first, std::span<const std::uint16_t> want, VerifyReport& r) {
+        BlockWindow& window = windows_.at(std::size_t(omp_get_thread_num()));
+        const bool skip_captures = file_.header().flags & compress::kFlagCapturesNotStored;
+        for (std::size_t j = 0; j < want.size(); ++j) {
+            const std::uint16_t solved = want[j] & std::uint16_t(~kLevelCapture);
+            if (skip_captures && (want[j] & kLevelCapture)) continue;
+            const std::uint16_t got = window.read(file_, first + j);
+            if (got == solved) continue;
+            const std::lock_guard<std::mutex> lock(mutex_);
+            if (++r.mismatches <= 5)
+                r.examples.push_back(to_fen(index_.unrank(first + j)) + ": stored symbol " + std::to_string(got) +
+                                     ", from successors " + std::to_string(solved));
+        }
+    }
+
+private:
+    PositionIndex<V> index_;
+    const compress::TableFile& file_;
+    std::vector<BlockWindow> windows_;
+    std::mutex mutex_;
+};
+
+// Solves the pair of `key` again by levels and compares every level with
+// the stored files, as it is solved.
+template <class V>
+void verify_by_levels(RuleSolver<V>& solver, const MaterialSignature& key, const std::filesystem::path& dir,
+                      std::vector<VerifyReport>& pair) {
+    const std::vector<MaterialSignature> sides = RuleSolver<V>::sides_of(key);
+    std::vector<std::unique_ptr<compress::TableFile>> files;
+    std::vector<std::unique_ptr<StoredSymbols<V>>> stored;
+    for (std::size_t k = 0; k < sides.size(); ++k) {
+        auto file = compress::TableFile::open(dir / table_file_name(V::id, sides[k], compress::Metric::dtc), nullptr);
+        if (!file) throw std::logic_error("verified already: " + file.error().message);
+        files.push_back(std::move(*file));
+        stored.push_back(std::make_unique<StoredSymbols<V>>(sides[k], *files.back()));
+    }
+    ParallelErrors errors;
+    solver.solve_levels(key, [&](std::size_t s, std::uint64_t first, std::span<const std::uint16_t> symbols) {
+        errors.run([&] { stored[s]->compare(first, symbols, pair[s]); });
+    });
+    errors.rethrow();
 }
 
 template <class V>
 std::vector<VerifyReport> verify(const std::filesystem::path& dir, std::ostream& log,
-                                 const std::vector<MaterialSignature>& only) {
+                                 const std::vector<MaterialSignature>& only, std::uint64_t whole_below) {
     std::set<MaterialSignature> present;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         const auto name = parse_table_file_name(entry.path().filename().string());
@@ -39,6 +89,7 @@ std::vector<VerifyReport> verify(const std::filesystem::path& dir, std::ostream&
         if (only.empty() || std::find(only.begin(), only.end(), s) != only.end()) keys.insert(pair_key(s));
     std::vector<VerifyReport> reports;
     RuleSolver<V> solver;
+    solver.set_whole_below(whole_below);
     for (const MaterialSignature& key : solving_order({keys.begin(), keys.end()})) {
         if (!keys.count(key)) continue;
         const auto start = std::chrono::steady_clock::now();
@@ -46,12 +97,30 @@ std::vector<VerifyReport> verify(const std::filesystem::path& dir, std::ostream&
         if (!key.is_symmetric()) sides.push_back(key.mirror());
         std::vector<VerifyReport> pair;
         std::vector<compress::WholeTable> stored;
+        const bool whole = solver.solved_whole(key);
         for (const MaterialSignature& s : sides) {
             VerifyReport r;
             r.signature = s;
-            auto whole = compress::read_whole_table(dir / table_file_name(V::id, s, compress::Metric::dtc));
-            if (!whole) r.damaged.push_back(whole.error().message);
-            stored.push_back(whole ? std::move(*whole) : compress::WholeTable{});
+            const std::filesystem::path path = dir / table_file_name(V::id, s, compress::Metric::dtc);
+            if (whole) {
+                auto table = compress::read_whole_table(path);
+                if (!table) r.damaged.push_back(table.error().message);
+                stored.push_back(table ? std::move(*table) : compress::WholeTable{});
+            } else {
+                // Every block's checksum first; the values are then read a block at a time.
+                auto file = compress::TableFile::open(path, nullptr);
+                std::optional<compress::Error> bad;
+                if (!file)
+                    bad = file.error();
+                else
+                    bad = (*file)->verify();
+                if (bad)
+                    r.damaged.push_back(bad->message);
+                else if ((*file)->position_count() != PositionIndex<V>(s).size())
+                    r.damaged.push_back(s.name() + ".dtc: " + std::to_string((*file)->position_count()) +
+                                        " positions, the signature has " + std::to_string(PositionIndex<V>(s).size()));
+                r.positions = file ? (*file)->position_count() : 0;
+            }
             pair.push_back(std::move(r));
         }
         bool damaged = false;
@@ -61,11 +130,16 @@ std::vector<VerifyReport> verify(const std::filesystem::path& dir, std::ostream&
             // A smaller table's .dtc file missing or damaged: this pair is
             // not checked (named), the others still are.
             try {
-                solve_from_files(solver, key, dir);
-                solved = true;
+                solver.forget();
+                solver.open_files(dir, RuleSolver<V>::conversion_closure(key));
+                if (whole)
+                    solver.solve_pair(key);
+                else
+                    verify_by_levels(solver, key, dir, pair);
+                solved = whole;
             } catch (const std::runtime_error& e) {
                 for (std::size_t k = 0; k < pair.size(); ++k) {
-                    pair[k].positions = stored[k].header.position_count;
+                    if (whole) pair[k].positions = stored[k].header.position_count;
                     pair[k].unchecked.push_back(e.what());
                 }
             }
@@ -114,13 +188,15 @@ std::vector<VerifyReport> verify(const std::filesystem::path& dir, std::ostream&
 
 template <class V>
 std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, const std::filesystem::path& dir,
-                                 std::ostream& log, std::uint64_t memory_bytes) {
+                                 std::ostream& log, const DtcBuildOptions& options) {
     std::filesystem::create_directories(dir);
     const auto path_of = [&](const MaterialSignature& s) {
         return dir / table_file_name(V::id, s, compress::Metric::dtc);
     };
     std::vector<DtcTableStats> built;
     RuleSolver<V> solver;
+    solver.set_whole_below(options.whole_below);
+    if (options.block_positions) solver.set_block_positions(options.block_positions);
     for (const MaterialSignature& key : solving_order(targets)) {
         std::vector<MaterialSignature> sides{key};
         if (!key.is_symmetric()) sides.push_back(key.mirror());
@@ -131,16 +207,22 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
         // Refused before it starts if its values and scratch do not fit
         // beside a reserve for the rest of the process.
         constexpr std::uint64_t kReserve = std::uint64_t{256} << 20;
-        if (const std::uint64_t need = RuleSolver<V>::memory_bound(key) + kReserve; memory_bytes && need > memory_bytes)
+        const std::uint64_t memory_bytes = options.memory_bytes;
+        if (const std::uint64_t need = solver.memory_bound(key) + kReserve; memory_bytes && need > memory_bytes)
             throw std::runtime_error("the .dtc tables of " + key.name() + "'s pair need " + format_bytes(need) +
                                      ", more than the " + format_bytes(memory_bytes) +
                                      " allowed (--memory); give more, or build without --dtc");
         const auto start = std::chrono::steady_clock::now();
-        solve_from_files(solver, key, dir);
+        solver.forget();
+        solver.open_files(dir, RuleSolver<V>::conversion_closure(key));
+        const auto progress = [&](const std::string& stage) {
+            if (options.progress) options.progress(key, stage);
+        };
+        const std::vector<compress::Header> headers = solver.build_pair(key, dir, options.threads, progress);
         std::vector<DtcTableStats> pair;
-        for (const MaterialSignature& s : sides) {
-            const compress::Header h = solver.write(dir, s);
-            pair.push_back({s, h.position_count, h.file_size, h.table.longest_win, h.table.longest_loss, 0});
+        for (std::size_t k = 0; k < sides.size(); ++k) {
+            const compress::Header& h = headers.at(k);
+            pair.push_back({sides[k], h.position_count, h.file_size, h.table.longest_win, h.table.longest_loss, 0});
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         for (DtcTableStats& t : pair) {
@@ -152,21 +234,32 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
         }
     }
     solver.forget();
+    std::error_code left;  // removed once no pair's scratch files are in it
+    std::filesystem::remove(dir / ".dtb-work", left);
     return built;
 }
 
 }  // namespace
 
 std::vector<VerifyReport> verify_dtc_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
-                                            const std::vector<MaterialSignature>& only) {
-    return with_variant(variant, [&]<class V>() { return verify<V>(dir, log, only); });
+                                            const std::vector<MaterialSignature>& only, std::uint64_t whole_below) {
+    return with_variant(variant, [&]<class V>() { return verify<V>(dir, log, only, whole_below); });
+}
+
+std::vector<DtcTableStats> build_dtc_tables(VariantId variant, const std::vector<MaterialSignature>& targets,
+                                            const std::filesystem::path& dir, std::ostream& log,
+                                            const DtcBuildOptions& options) {
+    if (options.threads > 0) omp_set_num_threads(options.threads);
+    return with_variant(variant, [&]<class V>() { return build<V>(targets, dir, log, options); });
 }
 
 std::vector<DtcTableStats> build_dtc_tables(VariantId variant, const std::vector<MaterialSignature>& targets,
                                             const std::filesystem::path& dir, int threads, std::ostream& log,
                                             std::uint64_t memory_bytes) {
-    if (threads > 0) omp_set_num_threads(threads);
-    return with_variant(variant, [&]<class V>() { return build<V>(targets, dir, log, memory_bytes); });
+    DtcBuildOptions options;
+    options.threads = threads;
+    options.memory_bytes = memory_bytes;
+    return build_dtc_tables(variant, targets, dir, log, options);
 }
 
 }  // namespace dtb

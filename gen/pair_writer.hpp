@@ -8,56 +8,6 @@
 
 namespace dtb {
 
-// Reads one side's exact symbols (level_file.hpp) in index order from the
-// levels: men rank r of the side lies in level level_of(r), at its ordinal
-// among that level's placements.
-template <class V>
-class SideSymbols {
-public:
-    // `levels_read`: a reader of each level, not yet used.
-    SideSymbols(const PositionIndex<V>& index, const SideLevels<V>& levels, const std::vector<LevelReader>& levels_read,
-                std::vector<std::uint64_t> base)
-        : index_(index), levels_(levels), level_count_(levels_read.size()), base_(std::move(base)) {
-        // Each thread reads each level's file in order: one block per level
-        // is all it needs, and a slot of its own per level never evicts
-        // another level's block (a shared hashed window did, again and again,
-        // in pairs whose men ranks alternate between many levels).
-        readers_.reserve(std::size_t(omp_get_max_threads()) * level_count_);
-        for (int t = 0; t < omp_get_max_threads(); ++t)
-            readers_.insert(readers_.end(), levels_read.begin(), levels_read.end());
-    }
-
-    // Symbols of positions first .. first + out.size() - 1; from any OpenMP thread.
-    void fill(std::uint64_t first, std::span<std::uint16_t> out) {
-        LevelReader* reader = &readers_[std::size_t(omp_get_thread_num()) * level_count_];
-        const std::uint64_t k = index_.king_ways();
-        std::vector<std::int64_t> ordinal(std::size_t(levels_.levels()), -1);
-        std::uint64_t rank = ~std::uint64_t{0}, at = 0;
-        int level = 0;
-        for (std::size_t j = 0; j < out.size(); ++j) {
-            const std::uint64_t i = first + j;
-            if (i / k != rank) {
-                // Every rank from the first on is visited, so the next
-                // member of a level seen before is the one after it.
-                rank = i / k;
-                level = levels_.level_of(rank);
-                std::int64_t& o = ordinal[std::size_t(level)];
-                o = o < 0 ? std::int64_t(levels_.ordinal(rank, level)) : o + 1;
-                at = base_[std::size_t(level)] + std::uint64_t(o) * k;
-            }
-            out[j] = reader[level].read(at + i % k);
-        }
-    }
-
-private:
-    const PositionIndex<V>& index_;
-    const SideLevels<V>& levels_;
-    std::size_t level_count_;
-    std::vector<std::uint64_t> base_;
-
-    std::vector<LevelReader> readers_;  // thread t, level l: readers_[t * levels + l]
-};
-
 template <class V>
 TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     const PositionIndex<V>& index = indexes_[std::size_t(s)];

@@ -33,18 +33,23 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "compress/table_file.hpp"
 #include "gen/bitmap.hpp"
 #include "gen/block_window.hpp"
+#include "gen/level_file.hpp"
 #include "gen/memory_budget.hpp"
+#include "gen/parallel_errors.hpp"
 #include "gen/slices.hpp"
 #include "rules/draw_rules.hpp"
 #include "rules/draw_tracker.hpp"
@@ -69,66 +74,180 @@ public:
         for (const MaterialSignature& key : solving_order(all_signatures(V::id, max_pieces))) solve_pair(key);
     }
 
-    // Solves the pair of `key` (both sides to move), every table its
-    // conversions lead into solved or opened already. A pair
-    // whose memory_bound exceeds the limit is refused before anything is
-    // allocated.
+    // Solves the pair of `key` (both sides to move) and keeps its values
+    // in memory, every table its conversions lead into solved or opened
+    // already. A pair whose memory_bound exceeds the limit is refused
+    // before anything is allocated.
     void solve_pair(const MaterialSignature& key) {
-        if (const std::uint64_t need = memory_bound(key); memory_limit_ && need > memory_limit_)
-            throw std::runtime_error("the .dtc tables of " + key.name() + "'s pair need " + format_bytes(need) +
-                                     ", more than the " + format_bytes(memory_limit_) +
-                                     " allowed (--memory); give more, or build without --dtc");
-        std::vector<MaterialSignature> sides{key};
-        if (!key.is_symmetric()) sides.push_back(key.mirror());
+        check_memory(key, true);
+        const std::vector<MaterialSignature> sides = sides_of(key);
         for (const MaterialSignature& s : sides) {
             Table t = empty_table(s);
             t.dtc.assign(t.index.size(), Timed::kUnknown);
+            if (t.lone) t.least_win.assign(t.index.size() * slots_per_position(t), kNever);
+            t.least_loss = t.least_win;
             tables_.insert_or_assign(s, std::move(t));
         }
-        solve_dtc(sides);
-        if (!table(key).lone) return;
-        for (const MaterialSignature& s : sides) {
-            Table& t = table(s);
-            t.least_win.assign(t.index.size() * slots_per_position(t), kNever);
-            t.least_loss = t.least_win;
+        const Table& first = table(key);
+        const bool lone_after = lone_after_levels(first);
+        const PairLevels levels(sides);
+        std::optional<LevelValues> above;
+        for (int level = levels.count() - 1; level >= 0; --level) {
+            LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, first.lone && !lone_after);
+            keep(sides, here, first.lone && !lone_after);
+            above = std::move(here);
         }
-        if (table(key).counts.conversion_limit <= 2 * kMaxLoneMoves) {
+        if (!lone_after) return;
+        if (first.counts.conversion_limit <= 2 * kMaxLoneMoves) {
             solve_lone_timed(sides);
         } else {
             LoneScratch w;
-            for_each_level(sides, [&](const Block& b) { solve_lone_block(sides, b, w); });
+            for (int level = levels.count() - 1; level >= 0; --level)
+                levels.for_each_block(level, block_positions_, [&](const Block& b) {
+                    solve_lone_block(sides, b, w, nullptr);
+                    store_lone(sides, b, w);
+                });
         }
     }
 
-    // The memory solve_pair(key) needs: the values of the pair (2 bytes a
-    // position, and 2 more a slot where a lone-king count runs), each
-    // thread's window on the tables it converts into, and for its largest level the
-    // block's scratch: T's three layers and four bitmaps, or W's two
-    // layers of 17 counts and its slots' orientation.
-    static std::uint64_t memory_bound(const MaterialSignature& key) {
+    // Solves the pair of `key` level by level and writes its .dtc files
+    // into `dir` (atomically). Each solved level goes to a scratch file
+    // (gen/level_file.hpp) in dir/.dtb-work/VARIANT-PAIR.dtc/, and only the
+    // level being solved and the one above are in memory; a run that stops
+    // goes on from the last level written. A pair that solve_pair must keep
+    // whole (a lone-king count solved over the whole pair: king against
+    // king, or 2.1.9.1.5 ending the game sooner), or smaller than
+    // set_whole_below, is solved in memory instead. `progress` hears
+    // "level N" before each level is solved.
+    std::vector<compress::Header> build_pair(const MaterialSignature& key, const std::filesystem::path& dir,
+                                             int threads = 0,
+                                             const std::function<void(const std::string&)>& progress = {}) {
+        const std::vector<MaterialSignature> sides = sides_of(key);
+        std::vector<compress::Header> headers;
+        if (solved_whole(key)) {
+            solve_pair(key);
+            for (const MaterialSignature& s : sides) headers.push_back(write(dir, s, threads));
+            for (const MaterialSignature& s : sides) tables_.erase(s);
+            return headers;
+        }
+        check_memory(key, false);
+        const std::filesystem::path work = dtc_work_dir(dir, key);
+        std::filesystem::create_directories(work);
+        start_solving(sides);
+        const PairLevels levels(sides);
+        const Table& first = table(key);
+        // Levels an earlier run wrote (from the top down) are not solved
+        // again; the lowest of them is read back as the level above.
+        int level = levels.count() - 1;
+        while (level >= 0 && level_done(key, levels, work, level)) --level;
+        std::optional<LevelValues> above;
+        if (level >= 0 && level + 1 < levels.count()) above = read_level(levels, work, level + 1);
+        for (; level >= 0; --level) {
+            if (progress) progress("level " + std::to_string(level));
+            LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, first.lone);
+            compress::write_table(level_file_path(work, level), level_description(V::id, key, Index::kVersion),
+                                  std::span<const std::uint16_t>(here.symbols), {}, level_writer_options());
+            above = std::move(here);
+        }
+        above.reset();
+        if (progress) progress("writing");
+        for (std::size_t s = 0; s < sides.size(); ++s)
+            headers.push_back(write_from_levels(dir, work, sides, levels, s, threads));
+        std::error_code left;  // left behind if it cannot be removed: a later run checks what it holds
+        std::filesystem::remove_all(work, left);
+        solving_.clear();
+        return headers;
+    }
+
+    // Solves the pair of `key` level by level without keeping it, calling
+    // check(side, first, symbols) for each men placement of each level
+    // solved: the .dtc symbols (rule_symbol) of positions first, first + 1,
+    // ... of sides_of(key)[side], kLevelCapture set where the side to move
+    // must capture. Called from several threads at once. For a pair that
+    // solved_whole(key), use solve_pair and symbols instead.
+    template <class Check>
+    void solve_levels(const MaterialSignature& key, Check&& check) {
+        check_memory(key, false);
+        const std::vector<MaterialSignature> sides = sides_of(key);
+        start_solving(sides);
+        const PairLevels levels(sides);
+        const bool lone = lone_king_material(key);
+        std::optional<LevelValues> above;
+        for (int level = levels.count() - 1; level >= 0; --level) {
+            LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, lone);
+            for (std::size_t s = 0; s < sides.size(); ++s) {
+                std::vector<std::uint64_t> ranks;
+                here.members[s].for_each([&](std::uint64_t r) { ranks.push_back(r); });
+                const std::uint64_t k = here.king_ways;
+#pragma omp parallel for schedule(dynamic, 16)
+                for (std::size_t j = 0; j < ranks.size(); ++j)
+                    check(s, ranks[j] * k,
+                          std::span<const std::uint16_t>(here.symbols.data() + here.at(s, ranks[j] * k), k));
+            }
+            above = std::move(here);
+        }
+        solving_.clear();
+    }
+
+    // Whether build_pair solves the pair of `key` whole in memory.
+    bool solved_whole(const MaterialSignature& key) const {
+        const Table t = empty_table(key);
+        const std::uint64_t positions = t.index.size() * (key.is_symmetric() ? 1 : 2);
+        return lone_after_levels(t) || positions < whole_below_;
+    }
+
+    // Pairs of fewer positions are solved whole in memory by build_pair
+    // (kDtcWholeBelow: their levels' scratch files cost more than they save).
+    void set_whole_below(std::uint64_t positions) { whole_below_ = positions; }
+
+    // The sides of the pair of `key`: key, and its mirror unless symmetric.
+    static std::vector<MaterialSignature> sides_of(const MaterialSignature& key) {
         std::vector<MaterialSignature> sides{key};
         if (!key.is_symmetric()) sides.push_back(key.mirror());
-        const std::set<MaterialSignature> tables(sides.begin(), sides.end());
-        // The smaller tables are read through each thread's window.
+        return sides;
+    }
+
+    // The memory solving the pair of `key` needs: in memory (solve_pair),
+    // the pair's values (2 bytes a position, and 2 more a slot where a
+    // lone-king count runs); by levels (build_pair, solve_levels), two
+    // levels' symbols (2 bytes a position) and their members. Besides,
+    // each thread's window on the tables it converts into, and the scratch
+    // of the largest block: T's three layers and four bitmaps, or W's two
+    // layers of 17 counts and its slots' orientation.
+    std::uint64_t memory_bound(const MaterialSignature& key, bool whole) const {
+        const std::vector<MaterialSignature> sides = sides_of(key);
         std::uint64_t values =
             std::uint64_t(omp_get_max_threads()) * ((std::uint64_t{32} << 20) + kRemembered * sizeof(Remembered));
-        for (const MaterialSignature& t : tables) {
-            const Table e = empty_table(t);
-            values += 2 * e.index.size() + (e.lone ? 2 * e.index.size() * slots_per_position(e) : 0);
-        }
         const Table first = empty_table(key);
-        const SideLevels<V> levels(first.index);
-        std::uint64_t largest = 0;
-        for (int l = 0; l < levels.levels(); ++l) largest = std::max(largest, levels.placements(l));
-        const std::uint64_t block = largest * first.index.king_ways() * sides.size();
+        const PairLevels levels(sides);
+        if (whole) {
+            for (const MaterialSignature& t : sides) {
+                const Table e = empty_table(t);
+                values += 2 * e.index.size() + (e.lone ? 2 * e.index.size() * slots_per_position(e) : 0);
+            }
+        } else {
+            std::uint64_t most = 0;
+            for (int l = 0; l < levels.count(); ++l)
+                most = std::max(most, levels.positions(l) + levels.positions(l + 1));
+            values += 2 * most + 2 * sides.size() * (first.index.men_count() / 4 + 64);
+        }
+        values += levels.bytes();
         if (first.lone && first.counts.conversion_limit <= 2 * kMaxLoneMoves) {
             const std::uint64_t slots = first.index.size() * sides.size() * slots_per_position(first);
             return values + slots * (3 * kR + 2);
         }
+        const std::uint64_t block = levels.largest_block(block_positions_);
         const std::uint64_t dtc = block * (3 * sizeof(std::int16_t)) + block / 2;
         const std::uint64_t lone = first.lone ? block * slots_per_position(first) * (2 * kR + 2) : 0;
-        return values + std::max(dtc, lone) + first.index.men_count();
+        return values + std::max(dtc, lone);
     }
+    // As the solver would solve it: whole when solve_pair keeps it, else
+    // as build_pair does.
+    std::uint64_t memory_bound(const MaterialSignature& key) const { return memory_bound(key, solved_whole(key)); }
+
+    // Positions of a level solved at once (at least a men placement and its
+    // partner, which king moves connect).
+    void set_block_positions(std::uint64_t positions) { block_positions_ = std::max<std::uint64_t>(positions, 1); }
 
     // The resident memory the solver may reach (0: no limit): a pair whose
     // memory_bound would take it past the limit is refused before it starts.
@@ -243,6 +362,7 @@ public:
     // Drops every table from memory, and closes the files.
     void forget() {
         tables_.clear();
+        solving_.clear();
         files_.reset();
     }
 
@@ -350,12 +470,43 @@ private:
         return t.both_lone ? RuleEntry{Timed::unpack(t.dtc[i])} : entry_of(t, i, true);
     }
 
+    // A table of the solver: solved and kept, or (without values) of the
+    // pair being solved by levels.
     const Table& table(const MaterialSignature& sig) const {
-        const auto it = tables_.find(sig);
-        if (it == tables_.end()) throw std::logic_error("rule solver: table " + sig.name() + " not solved");
-        return it->second;
+        if (const auto it = tables_.find(sig); it != tables_.end()) return it->second;
+        if (const auto it = solving_.find(sig); it != solving_.end()) return it->second;
+        throw std::logic_error("rule solver: table " + sig.name() + " not solved");
     }
-    Table& table(const MaterialSignature& sig) { return tables_.at(sig); }
+    Table& table(const MaterialSignature& sig) {
+        const auto it = tables_.find(sig);
+        return it != tables_.end() ? it->second : solving_.at(sig);
+    }
+
+    // Whether the pair's lone-king counts are solved after its T, over the
+    // whole pair (which solve_pair alone does): king against king, whose
+    // values hold both orientations, or where 2.1.9.1.5 ends the game
+    // sooner than a lone-king count could (solve_lone_timed).
+    static bool lone_after_levels(const Table& t) {
+        return t.lone && (t.both_lone || t.counts.conversion_limit <= 2 * kMaxLoneMoves);
+    }
+
+    // The pair about to be solved by levels: its tables without values.
+    void start_solving(const std::vector<MaterialSignature>& sides) {
+        solving_.clear();
+        for (const MaterialSignature& s : sides) solving_.insert_or_assign(s, empty_table(s));
+    }
+
+    void check_memory(const MaterialSignature& key, bool whole) const {
+        if (const std::uint64_t need = memory_bound(key, whole); memory_limit_ && need > memory_limit_)
+            throw std::runtime_error("the .dtc tables of " + key.name() + "'s pair need " + format_bytes(need) +
+                                     ", more than the " + format_bytes(memory_limit_) +
+                                     " allowed (--memory); give more, or build without --dtc");
+    }
+
+    std::filesystem::path dtc_work_dir(const std::filesystem::path& dir, const MaterialSignature& key) const {
+        std::filesystem::path work = pair_work_dir(dir, V::id, key);
+        return work.replace_filename(work.filename().string() + ".dtc");
+    }
 
     int entering_wdl(const Position<V>& pos, const std::optional<Phase>& phase) const {
         return Judge(*this).entering_wdl(pos, phase);
@@ -460,35 +611,228 @@ private:
         }
     }
 
-    // Solves the block of each level of a pair, from the most advanced
-    // down: each men placement of the first side with its partner of the
-    // other (of the same side for a symmetric pair, each part once).
-    template <class Solve>
-    void for_each_level(const std::vector<MaterialSignature>& sides, const Solve& solve) const {
-        const Index& first = table(sides[0]).index;
-        const std::size_t other = sides.size() - 1;
-        const Index& second = table(sides[other]).index;
-        const std::uint64_t k = first.king_ways();
-        if (second.king_ways() != k) throw std::logic_error("rule solver: the sides of a pair place their kings apart");
-        const SideLevels<V> levels(first);
-        typename Index::Cursor cursor(first);
-        for (int level = levels.levels() - 1; level >= 0; --level) {
+    // A solved level of a pair: each position's .dtc symbol (rule_symbol),
+    // kLevelCapture set where the side to move must capture, in the order
+    // of the level's scratch file (gen/level_file.hpp): side 0's men
+    // placements in men rank order, then side 1's.
+    struct LevelValues {
+        std::uint64_t king_ways = 0;
+        std::vector<RankedBitmap> members;  // per side: the men ranks of the level
+        std::vector<std::uint64_t> base;    // per side: where its positions start
+        std::vector<std::uint16_t> symbols;
+        std::uint64_t at(std::size_t s, std::uint64_t i) const {
+            return base[s] + members[s].rank(i / king_ways) * king_ways + i % king_ways;
+        }
+    };
+
+    // The levels of a pair (gen/slices.hpp) and their blocks: a level is
+    // solved a block at a time, each block some men placements of the first
+    // side with their partners (of the same side for a symmetric pair, each
+    // part once), as many as make up `block_positions`.
+    class PairLevels {
+    public:
+        explicit PairLevels(const std::vector<MaterialSignature>& sides) {
+            for (const MaterialSignature& s : sides) indexes_.emplace_back(s);
+            for (const Index& index : indexes_) levels_.emplace_back(index);
+            if (indexes_.back().king_ways() != indexes_[0].king_ways())
+                throw std::logic_error("rule solver: the sides of a pair place their kings apart");
+        }
+        int count() const { return levels_[0].levels(); }
+        const SideLevels<V>& side(std::size_t s) const { return levels_[s]; }
+        std::uint64_t king_ways() const { return indexes_[0].king_ways(); }
+        std::uint64_t positions(int level) const {
+            if (level >= count()) return 0;
+            std::uint64_t n = 0;
+            for (const SideLevels<V>& l : levels_) n += l.placements(level) * king_ways();
+            return n;
+        }
+        std::uint64_t bytes() const {
+            std::uint64_t n = 0;
+            for (const SideLevels<V>& l : levels_) n += l.bytes();
+            return n;
+        }
+        // The most positions a block holds: it takes parts until it has
+        // `block_positions`, so at most a part and its partner more.
+        std::uint64_t largest_block(std::uint64_t block_positions) const {
+            std::uint64_t most = 0;
+            for (int l = 0; l < count(); ++l) most = std::max(most, positions(l));
+            return std::min(most, block_positions - 1 + 2 * king_ways());
+        }
+
+        // A level's values, every symbol 0, each side's placements in men
+        // rank order (the order of its scratch file).
+        LevelValues make(int level) const {
+            LevelValues v;
+            v.king_ways = king_ways();
+            std::uint64_t base = 0;
+            for (const SideLevels<V>& l : levels_) {
+                v.members.push_back(l.members(level));
+                v.base.push_back(base);
+                base += v.members.back().count() * king_ways();
+            }
+            v.symbols.assign(base, 0);
+            return v;
+        }
+
+        // Calls solve(block) for the blocks of `level`.
+        template <class Solve>
+        void for_each_block(int level, std::uint64_t block_positions, const Solve& solve) const {
+            const Index& first = indexes_[0];
+            const std::size_t other = indexes_.size() - 1;
+            const Index& second = indexes_[other];
+            const std::uint64_t k = king_ways();
+            typename Index::Cursor cursor(first);
             Block b;
             b.part_size = k;
-            for (std::uint64_t r = 0; r < first.men_count(); ++r) {
-                if (levels.level_of(r) != level) continue;
+            levels_[0].members(level).for_each([&](std::uint64_t r) {
                 const Position<V> pos = cursor.at(r * k);
                 const Position<V> seen = flip(pos);
                 const std::uint64_t partner = second.men_rank(seen);
-                if (other == 0 && partner < r) continue;  // a part already, as the partner of another
+                if (other == 0 && partner < r) return;  // a part already, as the partner of another
                 const std::size_t i = b.parts.size();
                 b.parts.push_back({0, r * k, k, i * k, first.men_frame(pos), i});
-                if (other == 0 && partner == r) continue;
-                b.parts[i].partner = i + 1;
-                b.parts.push_back({other, partner * k, k, (i + 1) * k, second.men_frame(seen), i});
-            }
+                if (!(other == 0 && partner == r)) {
+                    b.parts[i].partner = i + 1;
+                    b.parts.push_back({other, partner * k, k, (i + 1) * k, second.men_frame(seen), i});
+                }
+                if (b.size() >= block_positions) {
+                    solve(b);
+                    b.parts.clear();
+                }
+            });
             if (!b.parts.empty()) solve(b);
         }
+
+    private:
+        std::vector<Index> indexes_;
+        std::vector<SideLevels<V>> levels_;
+    };
+
+    // A solved level into the pair's tables (solve_pair).
+    void keep(const std::vector<MaterialSignature>& sides, const LevelValues& here, bool with_lone) {
+        const std::uint64_t k = here.king_ways;
+        for (std::size_t s = 0; s < sides.size(); ++s) {
+            Table& t = table(sides[s]);
+            here.members[s].for_each([&](std::uint64_t r) {
+                for (std::uint64_t i = r * k; i < r * k + k; ++i) {
+                    const RuleEntry e = level_entry(here, s, i);
+                    t.dtc[i] = e.dtc.pack();
+                    if (with_lone) {
+                        t.least_win[i] = e.least_win;
+                        t.least_loss[i] = e.least_loss;
+                    }
+                }
+            });
+        }
+    }
+
+    static RuleEntry level_entry(const LevelValues& v, std::size_t s, std::uint64_t i) {
+        const std::uint16_t symbol = v.symbols[v.at(s, i)] & std::uint16_t(~kLevelCapture);
+        const std::optional<RuleEntry> e = rule_entry(symbol);
+        if (!e) throw std::runtime_error("rule solver: a level holds symbol " + std::to_string(symbol));
+        return *e;
+    }
+
+    // ---- Levels in scratch files (build_pair) ---------------------------
+
+    bool level_done(const MaterialSignature& key, const PairLevels& levels, const std::filesystem::path& work,
+                    int level) const {
+        if (levels.positions(level) == 0) return true;
+        const std::filesystem::path path = level_file_path(work, level);
+        if (!std::filesystem::exists(path)) return false;
+        auto file = compress::TableFile::open(path, nullptr);
+        if (!file || (*file)->verify() || (*file)->position_count() != levels.positions(level) ||
+            (*file)->header().table.material != file_material(key)) {
+            std::filesystem::remove(path);  // damaged or not this pair's: made again
+            return false;
+        }
+        return true;
+    }
+
+    LevelValues read_level(const PairLevels& levels, const std::filesystem::path& work, int level) const {
+        LevelValues v = levels.make(level);
+        if (v.symbols.empty()) return v;
+        auto file = compress::TableFile::open(level_file_path(work, level), nullptr);
+        if (!file) throw std::runtime_error(file.error().message);
+        LevelReader reader(file->get());
+        for (std::uint64_t i = 0; i < v.symbols.size(); ++i) v.symbols[i] = reader.read(i);
+        return v;
+    }
+
+    // Side s's .dtc file from the levels' scratch files, in index order.
+    compress::Header write_from_levels(const std::filesystem::path& dir, const std::filesystem::path& work,
+                                       const std::vector<MaterialSignature>& sides, const PairLevels& levels,
+                                       std::size_t s, int threads) const {
+        const Table& t = table(sides[s]);
+        const std::uint64_t n = t.index.size(), k = t.index.king_ways();
+        std::vector<std::unique_ptr<compress::TableFile>> files(std::size_t(levels.count()));
+        std::vector<LevelReader> readers;
+        std::vector<std::uint64_t> base(std::size_t(levels.count()), 0);
+        for (int level = 0; level < levels.count(); ++level) {
+            if (levels.positions(level) != 0) {
+                auto file = compress::TableFile::open(level_file_path(work, level), nullptr);
+                if (!file) throw std::runtime_error(file.error().message);
+                files[std::size_t(level)] = std::move(*file);
+            }
+            readers.emplace_back(files[std::size_t(level)].get());
+            if (s == 1) base[std::size_t(level)] = levels.side(0).placements(level) * k;
+        }
+        SideSymbols<V> symbols(t.index, levels.side(s), readers, base);
+        // First pass: the capture positions, and the longest T of each kind.
+        Bitmap captures(n);
+        int longest_win = -1, longest_loss = -1;
+        const std::uint64_t chunk = std::uint64_t{1} << 16;
+        ParallelErrors errors;
+#pragma omp parallel reduction(max : longest_win, longest_loss)
+        {
+            std::vector<std::uint16_t> buffer(chunk);
+#pragma omp for schedule(dynamic, 1)
+            for (std::uint64_t c = 0; c < (n + chunk - 1) / chunk; ++c)
+                errors.run([&] {
+                    const std::uint64_t first = c * chunk, count = std::min(chunk, n - first);
+                    symbols.fill(first, std::span(buffer.data(), count));
+                    for (std::uint64_t j = 0; j < count; ++j) {
+                        if (buffer[j] & kLevelCapture) captures.set(first + j);
+                        const std::optional<RuleEntry> e = rule_entry(buffer[j] & std::uint16_t(~kLevelCapture));
+                        if (!e)
+                            throw std::runtime_error("rule solver: a level holds symbol " + std::to_string(buffer[j]));
+                        if (e->dtc.wdl > 0) longest_win = std::max(longest_win, e->dtc.plies);
+                        if (e->dtc.wdl < 0) longest_loss = std::max(longest_loss, e->dtc.plies);
+                    }
+                });
+        }
+        errors.rethrow();
+        compress::TableDescription d{file_variant(V::id),   file_material(sides[s]),
+                                     compress::Metric::dtc, Index::kVersion,
+                                     longest_win,           longest_loss};
+        d.flags = compress::kFlagCapturesNotStored;
+        compress::WriterOptions options;
+        options.threads = threads;
+        const std::filesystem::path path = dir / table_file_name(V::id, sides[s], compress::Metric::dtc);
+        ParallelErrors read_errors;
+        const auto fill = [&](std::uint64_t first, auto out) {
+            std::vector<std::uint16_t> raw(out.size(), 0);
+            read_errors.run([&] { symbols.fill(first, raw); });
+            for (std::size_t j = 0; j < out.size(); ++j)
+                out[j] = static_cast<typename decltype(out)::value_type>(raw[j] & std::uint16_t(~kLevelCapture));
+        };
+        const compress::DontCare dont_care = compress::DontCare::bitmap(captures.words());
+        const compress::Header h =
+            t.lone ? compress::write_table(
+                         path, d, n,
+                         compress::SymbolSource<std::uint16_t>(
+                             [&](std::uint64_t first, std::span<std::uint16_t> out) { fill(first, out); }),
+                         dont_care, options)
+                   : compress::write_table(
+                         path, d, n,
+                         compress::SymbolSource<std::uint8_t>(
+                             [&](std::uint64_t first, std::span<std::uint8_t> out) { fill(first, out); }),
+                         dont_care, options);
+        if (read_errors.failed()) {
+            std::filesystem::remove(path);
+            read_errors.rethrow();
+        }
+        return h;
     }
 
     // ---- T ------------------------------------------------------------
@@ -505,25 +849,15 @@ private:
         Bitmap captures, movers, changed, candidates;  // movers: has a king move
     };
 
-    // T of every position of a pair, block by block. With the king-move
-    // count, by its layers b from the limit down: in the last a king move
-    // ends the game drawn, and each layer reads the one above. Only the
-    // positions one king move before a value that changed are computed
-    // again; a layer that changes nothing ends the block (every layer below
-    // would be the same). Without that count one side has no kings: its
-    // moves all leave the block, and the other side's king moves lead to it.
-    void solve_dtc(const std::vector<MaterialSignature>& sides) {
-        const TableCounts counts = table(sides[0]).counts;
-        const bool layered = counts.king_move_limit < kNoLimit;
-        if (!layered && sides[0].kings[0] > 0 && sides[0].kings[1] > 0)
-            throw std::logic_error("rule solver: both sides of " + sides[0].name() +
-                                   " have kings and no king-move count");
-        DtcScratch w;
-        for_each_level(sides, [&](const Block& b) { solve_dtc_block(sides, b, w, counts); });
-    }
-
+    // T of a block's positions. With the king-move count, by its layers b
+    // from the limit down: in the last a king move ends the game drawn, and
+    // each layer reads the one above. Only the positions one king move
+    // before a value that changed are computed again; a layer that changes
+    // nothing ends the block (every layer below would be the same). Without
+    // that count one side has no kings: its moves all leave the block, and
+    // the other side's king moves lead to it.
     void solve_dtc_block(const std::vector<MaterialSignature>& sides, const Block& b, DtcScratch& w,
-                         const TableCounts& counts) {
+                         const TableCounts& counts, const LevelValues* above) const {
         const std::uint64_t n = b.size();
         const bool parallel = n >= kParallelPositions;
         const bool layered = counts.king_move_limit < kNoLimit;
@@ -543,7 +877,7 @@ private:
             for (std::uint64_t l = 0; l < n; ++l) {
                 const Position<V> pos = cursors.at(b, l);
                 bool capture = false, king_moves = false;
-                w.exits[l] = exits_of(*pair[b.parts[b.part_of(l)].side], pair, pos, capture, king_moves);
+                w.exits[l] = exits_of(pair, b.parts[b.part_of(l)].side, above, pos, capture, king_moves);
                 if (capture) w.captures.set(l);
                 if (king_moves) w.movers.set(l);
                 w.value[l] = king_moves ? better(w.exits[l], 0) : w.exits[l];
@@ -622,18 +956,15 @@ private:
                 }
             }
         }
-        for (const Part& p : b.parts) {
-            std::vector<std::int16_t>& out = table(sides[p.side]).dtc;
-            std::copy_n(w.value.begin() + std::ptrdiff_t(p.offset), p.size, out.begin() + std::ptrdiff_t(p.base));
-        }
     }
 
     // The best of the moves of `pos` that leave its block (or end the game),
     // packed; whether it must capture, and whether it has king moves. A
     // move that leaves the other side no move needs no test: that position
     // is stored lost at once, and its value gives a win in 1.
-    std::int16_t exits_of(const Table& t, const std::vector<const Table*>& pair, const Position<V>& pos, bool& capture,
-                          bool& king_moves) const {
+    std::int16_t exits_of(const std::vector<const Table*>& pair, std::size_t side, const LevelValues* above,
+                          const Position<V>& pos, bool& capture, bool& king_moves) const {
+        const Table& t = *pair[side];
         MoveList moves;
         capture = Gen::has_capture(pos);
         if (capture) {
@@ -658,8 +989,9 @@ private:
             }
             // A man move: to the level above, solved, in the other side's table.
             const Position<V> n = flip(after);
-            const Table& to = *pair[pair.size() == 1 || &t == pair[1] ? 0 : 1];
-            const Timed next = Timed::unpack(to.dtc[to.index.rank(n)]);
+            const std::size_t to = pair.size() == 1 ? 0 : 1 - side;
+            if (!above) throw std::logic_error("rule solver: a man move out of the top level");
+            const Timed next = level_entry(*above, to, pair[to]->index.rank(n)).dtc;
             if (t.counts.to_conversion())
                 best = better(best, next.before().pack());
             else  // the man move starts the measured count again: its value is the successor's
@@ -694,11 +1026,12 @@ private:
     // again only where what it reads changed: its exits at r, or a move's
     // successor in the phase before (at r = 1 the stronger side's moves
     // read 0, the count's last move; the values start at 0).
-    void solve_lone_block(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w) {
+    void solve_lone_block(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w,
+                          const LevelValues* above) const {
         const Table& t = table(sides[0]);
         const std::uint64_t per = slots_per_position(t), slots = b.size() * per, words = (slots + 63) / 64;
         const bool parallel = slots >= kParallelPositions;
-        prepare_lone(sides, b, w, false);
+        prepare_lone(sides, b, w, above, false);
         w.value.assign(slots, 0);
         w.next.assign(slots, 0);
         w.least_win.assign(slots, kNever);
@@ -760,7 +1093,6 @@ private:
                     }
                 }
             }
-        store_lone(sides, b, w);
     }
 
     // W where the plies since the material stood are part of the state too
@@ -781,7 +1113,7 @@ private:
         const Table& t = table(sides[0]);
         const std::uint64_t slots = b.size() * slots_per_position(t);
         LoneScratch w;
-        prepare_lone(sides, b, w, true);
+        prepare_lone(sides, b, w, nullptr, true);
         // The pair is small (2-3 pieces): its moves are listed once.
         std::vector<std::uint32_t> first(b.size() + 1, 0);
         std::vector<std::uint32_t> to;
@@ -871,7 +1203,7 @@ private:
     // Each slot's orientation, and for each r the best of its moves that
     // leave the block or end the game.
     void prepare_lone(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w,
-                      bool men_moves_stay) const {
+                      const LevelValues* above, bool men_moves_stay) const {
         const Table& t = table(sides[0]);
         const std::uint64_t per = slots_per_position(t), slots = b.size() * per;
         const bool parallel = b.size() >= kParallelPositions;
@@ -894,7 +1226,7 @@ private:
                     const std::uint64_t k = l * per + (per == 2 && !stronger_to_move ? 1 : 0);
                     w.valid[k] = 1;
                     w.ours[k] = stronger_to_move;
-                    lone_exits(sides, pos, stronger, men_moves_stay, &w.exits[k * kR]);
+                    lone_exits(sides, above, pos, stronger, men_moves_stay, &w.exits[k * kR]);
                 }
             }
         }
@@ -902,8 +1234,8 @@ private:
 
     // The moves of `pos` (stronger side `stronger`) that end the game or
     // leave the block: for each r, the stronger side's best into exits[r].
-    void lone_exits(const std::vector<MaterialSignature>& sides, const Position<V>& pos, Color stronger,
-                    bool men_moves_stay, std::int8_t* exits) const {
+    void lone_exits(const std::vector<MaterialSignature>& sides, const LevelValues* above, const Position<V>& pos,
+                    Color stronger, bool men_moves_stay, std::int8_t* exits) const {
         const bool ours = pos.side_to_move == stronger;
         const auto add = [&](int r, int v) {
             std::int8_t& best = exits[r];
@@ -933,15 +1265,66 @@ private:
                 }
             } else if (!men_moves_stay) {
                 // The stronger side's man move, to the level above (r - 1 left).
+                // (Not king against king: that pair has no men.)
                 const Position<V> n = normalize(after);
-                const Table& to = table(sides[side_of(sides, signature_of(n))]);
-                const std::size_t j = slot(to, to.index.rank(n), after.side_to_move == stronger);
+                const std::size_t to = side_of(sides, signature_of(n));
+                if (!above) throw std::logic_error("rule solver: a man move out of the top level");
+                const RuleEntry e = level_entry(*above, to, table(sides[to]).index.rank(n));
                 for (int r = 1; r <= kMaxLoneMoves; ++r) {
                     const int left = ours ? r - 1 : r;
-                    add(r, left == 0 ? 0 : left >= to.least_win[j] ? 1 : left >= to.least_loss[j] ? -1 : 0);
+                    add(r, left == 0 ? 0 : left >= e.least_win ? 1 : left >= e.least_loss ? -1 : 0);
                 }
             }
         }
+    }
+
+    // ---- A level: T and W, block by block ----------------------------
+
+    // Solves a level: T, and W where asked, block by block, reading the
+    // level above (null for the top level: no man move leaves it).
+    LevelValues solve_level(const std::vector<MaterialSignature>& sides, const PairLevels& levels, int level,
+                            const LevelValues* above, bool with_lone) const {
+        const TableCounts counts = table(sides[0]).counts;
+        if (counts.king_move_limit >= kNoLimit && sides[0].kings[0] > 0 && sides[0].kings[1] > 0)
+            throw std::logic_error("rule solver: both sides of " + sides[0].name() +
+                                   " have kings and no king-move count");
+        LevelValues here = levels.make(level);
+        DtcScratch dtc;
+        LoneScratch lone;
+        levels.for_each_block(level, block_positions_, [&](const Block& b) {
+            solve_dtc_block(sides, b, dtc, counts, above);
+            if (with_lone) solve_lone_block(sides, b, lone, above);
+            emit(sides, b, dtc, with_lone ? &lone : nullptr, here);
+        });
+        return here;
+    }
+
+    // A solved block's symbols into its level's values.
+    void emit(const std::vector<MaterialSignature>& sides, const Block& b, const DtcScratch& dtc,
+              const LoneScratch* lone, LevelValues& here) const {
+        ParallelErrors errors;
+#pragma omp parallel for schedule(dynamic, 1) if (b.size() >= kParallelPositions)
+        for (std::size_t k = 0; k < b.parts.size(); ++k)
+            errors.run([&] {
+                const Part& p = b.parts[k];
+                std::uint16_t* out = &here.symbols[here.at(p.side, p.base)];
+                for (std::uint64_t j = 0; j < p.size; ++j) {
+                    const std::uint64_t l = p.offset + j;
+                    RuleEntry e{Timed::unpack(dtc.value[l])};
+                    if (lone) {
+                        e.least_win = lone->least_win[l];
+                        e.least_loss = lone->least_loss[l];
+                    }
+                    try {
+                        out[j] = std::uint16_t(rule_symbol(e) | (dtc.captures.test(l) ? kLevelCapture : 0));
+                    } catch (const std::range_error& err) {
+                        throw std::runtime_error("rule solver: " + sides[p.side].name() + " position " +
+                                                 std::to_string(p.base + j) + ": " + err.what() +
+                                                 " does not fit a .dtc symbol");
+                    }
+                }
+            });
+        errors.rethrow();
     }
 
     // The least r that wins and that loses, into the pair's tables.
@@ -955,9 +1338,14 @@ private:
         }
     }
 
+    static constexpr std::uint64_t kBlockPositions = std::uint64_t{1} << 22;
+
     std::map<MaterialSignature, Table> tables_;
+    std::map<MaterialSignature, Table> solving_;  // the pair being solved by levels, without values
     std::unique_ptr<Files> files_;
     std::uint64_t memory_limit_ = 0;
+    std::uint64_t whole_below_ = 0;
+    std::uint64_t block_positions_ = kBlockPositions;
 };
 
 }  // namespace dtb

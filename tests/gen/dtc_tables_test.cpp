@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <sstream>
 
 #include "compress/table_file.hpp"
@@ -55,6 +57,82 @@ void files_match_memory(int pieces) {
 TEST(DtcTables, RussianFilesMatchMemory) { files_match_memory<Russian>(3); }
 TEST(DtcTables, InternationalFilesMatchMemory) { files_match_memory<International>(3); }
 
+// The bytes of every file of `from` equal those of the same name in `to`.
+void expect_same_files(const std::filesystem::path& from, const std::filesystem::path& to) {
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(from)) {
+        if (!entry.is_regular_file()) continue;
+        const auto read = [](const std::filesystem::path& p) {
+            std::ifstream in(p, std::ios::binary);
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        };
+        EXPECT_EQ(read(entry.path()), read(to / entry.path().filename())) << entry.path().filename();
+        ++files;
+    }
+    EXPECT_GT(files, 0);
+}
+
+// Solved by levels, a level's blocks a few men placements each, with its
+// levels in scratch files: the same bytes as solved whole in memory.
+template <class V>
+void levels_match_whole(int pieces) {
+    ScratchDir whole, levels;
+    std::ostringstream log;
+    DtcBuildOptions options;
+    options.threads = 2;
+    options.whole_below = std::uint64_t{1} << 40;
+    build_dtc_tables(V::id, all_signatures(V::id, pieces), whole.path(), log, options);
+    options.whole_below = 0;
+    options.block_positions = 3000;
+    std::set<std::string> by_levels;
+    options.progress = [&](const MaterialSignature& pair, const std::string&) { by_levels.insert(pair.name()); };
+    build_dtc_tables(V::id, all_signatures(V::id, pieces), levels.path(), log, options);
+    EXPECT_GT(by_levels.size(), 3u);
+    expect_same_files(whole.path(), levels.path());
+    EXPECT_FALSE(std::filesystem::exists(levels / ".dtb-work")) << "scratch files are removed";
+}
+
+TEST(DtcTables, RussianLevelsMatchWhole) { levels_match_whole<Russian>(4); }
+TEST(DtcTables, InternationalLevelsMatchWhole) { levels_match_whole<International>(3); }
+
+// Interrupted in the middle of a pair, the build goes on from the levels
+// it wrote, solving only those below, and makes the same files.
+TEST(DtcTables, ResumesFromTheLevelsWritten) {
+    ScratchDir fresh, resumed;
+    std::ostringstream log;
+    DtcBuildOptions options;
+    options.whole_below = 0;
+    options.block_positions = 5000;
+    const auto targets = all_signatures(VariantId::Russian, 4);
+    build_dtc_tables(VariantId::Russian, targets, fresh.path(), log, options);
+    const MaterialSignature victim = *MaterialSignature::parse("MMvMM");
+    options.progress = [&](const MaterialSignature& pair, const std::string& stage) {
+        if (pair == victim && stage == "level 3") throw std::runtime_error("power cut");
+    };
+    try {
+        build_dtc_tables(VariantId::Russian, targets, resumed.path(), log, options);
+        FAIL() << "the build was not interrupted";
+    } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()), "power cut");
+    }
+    const auto work = resumed / ".dtb-work" / "russian-MMvMM.dtc";
+    ASSERT_TRUE(std::filesystem::exists(work / "level-04.slice")) << "the levels above were kept";
+    ASSERT_TRUE(std::filesystem::exists(work / "level-05.slice"));
+    EXPECT_FALSE(std::filesystem::exists(resumed / "russian-MMvMM.dtc"));
+    // A damaged scratch file is solved again.
+    std::filesystem::resize_file(work / "level-04.slice", std::filesystem::file_size(work / "level-04.slice") / 2);
+    std::set<std::string> stages;
+    options.progress = [&](const MaterialSignature& pair, const std::string& stage) {
+        if (pair == victim) stages.insert(stage);
+    };
+    build_dtc_tables(VariantId::Russian, targets, resumed.path(), log, options);
+    EXPECT_FALSE(stages.count("level 5")) << "levels written before the interruption are not solved again";
+    EXPECT_TRUE(stages.count("level 4")) << "a damaged scratch file is made again";
+    EXPECT_TRUE(stages.count("level 0"));
+    EXPECT_FALSE(std::filesystem::exists(work)) << "scratch files are removed when the pair is done";
+    expect_same_files(fresh.path(), resumed.path());
+}
+
 std::uint64_t mismatches(const std::vector<VerifyReport>& reports, std::uint64_t* damaged = nullptr) {
     std::uint64_t n = 0;
     for (const VerifyReport& r : reports) {
@@ -95,6 +173,47 @@ TEST(DtcTables, VerifyFindsAWrongValueAndADamagedFile) {
     f.close();
     damaged = 0;
     mismatches(verify_dtc_tables(VariantId::Russian, dir.path(), log, {kkvk}), &damaged);
+    EXPECT_EQ(damaged, 1u);
+}
+
+// Verified by levels (a level compared with the file as it is solved): a
+// wrong value in a position that is stored is found and named, a damaged
+// file reported.
+TEST(DtcTables, VerifyByLevelsFindsAWrongValueAndADamagedFile) {
+    ScratchDir dir;
+    std::ostringstream log;
+    DtcBuildOptions options;
+    options.whole_below = 0;
+    build_dtc_tables(VariantId::Russian, all_signatures(VariantId::Russian, 3), dir.path(), log, options);
+    EXPECT_EQ(mismatches(verify_dtc_tables(VariantId::Russian, dir.path(), log, {}, 0)), 0u);
+
+    // MMvK (a lone king, no count of its own: solved by levels), rewritten
+    // with one stored position's entry changed.
+    const MaterialSignature mmvk = *MaterialSignature::parse("MMvK");
+    ASSERT_FALSE(RuleSolver<Russian>().solved_whole(mmvk));
+    const auto path = dir / table_file_name(VariantId::Russian, mmvk, compress::Metric::dtc);
+    auto whole = compress::read_whole_table(path);
+    ASSERT_TRUE(whole);
+    ASSERT_EQ(whole->header.symbol_bits, 16u);
+    const std::vector<std::uint8_t> captures = RuleSolver<Russian>::capture_positions(mmvk);
+    std::uint64_t changed = 500;
+    while (captures.at(changed)) ++changed;
+    std::vector<std::uint16_t> words = whole->words;
+    words[changed] = words[changed] == 0 ? 1 : 0;
+    compress::write_table(path, whole->header.table, std::span<const std::uint16_t>(words));
+    const auto wrong = verify_dtc_tables(VariantId::Russian, dir.path(), log, {mmvk}, 0);
+    ASSERT_EQ(wrong.size(), 1u);
+    EXPECT_EQ(wrong[0].mismatches, 1u);
+    ASSERT_EQ(wrong[0].examples.size(), 1u);
+    EXPECT_NE(wrong[0].examples[0].find(to_fen(PositionIndex<Russian>(mmvk).unrank(changed))), std::string::npos)
+        << wrong[0].examples[0];
+
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-3, std::ios::end);
+    f.put('\x5A');
+    f.close();
+    std::uint64_t damaged = 0;
+    mismatches(verify_dtc_tables(VariantId::Russian, dir.path(), log, {mmvk}, 0), &damaged);
     EXPECT_EQ(damaged, 1u);
 }
 
@@ -139,8 +258,8 @@ TEST(DtcTables, MemoryLimitRefusesAPairAndNamesIt) {
         EXPECT_NE(std::string(e.what()).find("--memory"), std::string::npos) << e.what();
     }
     EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
-    const std::uint64_t need = RuleSolver<Russian>::memory_bound(kkvk);
-    EXPECT_GT(need, RuleSolver<Russian>::memory_bound(*MaterialSignature::parse("KvK")));
+    const std::uint64_t need = RuleSolver<Russian>().memory_bound(kkvk);
+    EXPECT_GT(need, RuleSolver<Russian>().memory_bound(*MaterialSignature::parse("KvK")));
 
     RuleSolver<Russian> solver(2);
     solver.set_memory_limit(need - 1);
