@@ -31,14 +31,16 @@ public:
         for (int t = 0; t < omp_get_max_threads(); ++t) windows_.emplace_back(std::size_t{32} << 20, 16 << 10);
     }
 
-    // want: the solved symbols of positions first, first + 1, ...
+    // want(j): the solved symbol of position first + j, j < count
     // (kLevelCapture marks a capture position); from any OpenMP thread.
-    void compare(std::uint64_t first, std::span<const std::uint16_t> want, VerifyReport& r) {
+    template <class Want>
+    void compare(std::uint64_t first, std::uint64_t count, const Want& want, VerifyReport& r) {
         BlockWindow& window = windows_.at(std::size_t(omp_get_thread_num()));
         const bool skip_captures = file_.header().flags & compress::kFlagCapturesNotStored;
-        for (std::size_t j = 0; j < want.size(); ++j) {
-            const std::uint16_t solved = want[j] & std::uint16_t(~kLevelCapture);
-            if (skip_captures && (want[j] & kLevelCapture)) continue;
+        for (std::uint64_t j = 0; j < count; ++j) {
+            const std::uint16_t symbol = want(j);
+            const std::uint16_t solved = symbol & std::uint16_t(~kLevelCapture);
+            if (skip_captures && (symbol & kLevelCapture)) continue;
             const std::uint16_t got = window.read(file_, first + j);
             if (got == solved) continue;
             const std::lock_guard<std::mutex> lock(mutex_);
@@ -70,8 +72,8 @@ void verify_by_levels(RuleSolver<V>& solver, const MaterialSignature& key, const
         stored.push_back(std::make_unique<StoredSymbols<V>>(sides[k], *files.back()));
     }
     ParallelErrors errors;
-    solver.solve_levels(key, [&](std::size_t s, std::uint64_t first, std::span<const std::uint16_t> symbols) {
-        errors.run([&] { stored[s]->compare(first, symbols, pair[s]); });
+    solver.solve_levels(key, [&](std::size_t s, std::uint64_t first, std::uint64_t count, const auto& symbol) {
+        errors.run([&] { stored[s]->compare(first, count, symbol, pair[s]); });
     });
     errors.rethrow();
 }

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -141,12 +142,11 @@ public:
         int level = levels.count() - 1;
         while (level >= 0 && level_done(key, levels, work, level)) --level;
         std::optional<LevelValues> above;
-        if (level >= 0 && level + 1 < levels.count()) above = read_level(levels, work, level + 1);
+        if (level >= 0 && level + 1 < levels.count()) above = read_level(levels, work, level + 1, first.lone);
         for (; level >= 0; --level) {
             if (progress) progress("level " + std::to_string(level));
             LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, first.lone);
-            compress::write_table(level_file_path(work, level), level_description(V::id, key, Index::kVersion),
-                                  std::span<const std::uint16_t>(here.symbols), {}, level_writer_options());
+            if (here.size() != 0) write_level(level_file_path(work, level), key, here);
             above = std::move(here);
         }
         above.reset();
@@ -160,11 +160,11 @@ public:
     }
 
     // Solves the pair of `key` level by level without keeping it, calling
-    // check(side, first, symbols) for each men placement of each level
-    // solved: the .dtc symbols (rule_symbol) of positions first, first + 1,
-    // ... of sides_of(key)[side], kLevelCapture set where the side to move
-    // must capture. Called from several threads at once. For a pair that
-    // solved_whole(key), use solve_pair and symbols instead.
+    // check(side, first, count, symbol) for runs of positions of each level
+    // solved: symbol(j) is the .dtc symbol (rule_symbol) of position
+    // first + j of sides_of(key)[side], kLevelCapture set where the side to
+    // move must capture. Called from several threads at once. For a pair
+    // that solved_whole(key), use solve_pair and symbols instead.
     template <class Check>
     void solve_levels(const MaterialSignature& key, Check&& check) {
         check_memory(key, false);
@@ -176,13 +176,18 @@ public:
         for (int level = levels.count() - 1; level >= 0; --level) {
             LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, lone);
             for (std::size_t s = 0; s < sides.size(); ++s) {
+                // Runs of at most kRun positions of one men placement.
+                constexpr std::uint64_t kRun = std::uint64_t{1} << 16;
+                const std::uint64_t k = here.king_ways, runs = (k + kRun - 1) / kRun;
                 std::vector<std::uint64_t> ranks;
                 here.members[s].for_each([&](std::uint64_t r) { ranks.push_back(r); });
-                const std::uint64_t k = here.king_ways;
 #pragma omp parallel for schedule(dynamic, 16)
-                for (std::size_t j = 0; j < ranks.size(); ++j)
-                    check(s, ranks[j] * k,
-                          std::span<const std::uint16_t>(here.symbols.data() + here.at(s, ranks[j] * k), k));
+                for (std::uint64_t x = 0; x < ranks.size() * runs; ++x) {
+                    const std::uint64_t first = ranks[x / runs] * k + x % runs * kRun;
+                    const std::uint64_t at = here.at(s, first);
+                    check(s, first, std::min(kRun, k - x % runs * kRun),
+                          [&](std::uint64_t j) { return here.symbol(at + j); });
+                }
             }
             above = std::move(here);
         }
@@ -209,36 +214,37 @@ public:
 
     // The memory solving the pair of `key` needs: in memory (solve_pair),
     // the pair's values (2 bytes a position, and 2 more a slot where a
-    // lone-king count runs); by levels (build_pair, solve_levels), two
-    // levels' symbols (2 bytes a position) and their members. Besides,
-    // each thread's window on the tables it converts into, and the scratch
-    // of the largest block: T's three layers and four bitmaps, or W's two
-    // layers of 17 counts and its slots' orientation.
+    // lone-king count runs); by levels (build_pair, solve_levels) or in
+    // memory, two levels (a byte and a bit a position, a byte more where a
+    // lone-king count runs). Besides, each thread's window on the tables it
+    // converts into, and the scratch of the largest block: T's exits,
+    // values and next layer (a byte each; the values are the level's own
+    // where one block is the whole level) and four bitmaps, or W's exits,
+    // two layers and least r (a byte each) and four bitmaps.
     std::uint64_t memory_bound(const MaterialSignature& key, bool whole) const {
         const std::vector<MaterialSignature> sides = sides_of(key);
         std::uint64_t values =
             std::uint64_t(omp_get_max_threads()) * ((std::uint64_t{32} << 20) + kRemembered * sizeof(Remembered));
         const Table first = empty_table(key);
         const PairLevels levels(sides);
-        if (whole) {
+        if (whole)
             for (const MaterialSignature& t : sides) {
                 const Table e = empty_table(t);
                 values += 2 * e.index.size() + (e.lone ? 2 * e.index.size() * slots_per_position(e) : 0);
             }
-        } else {
-            std::uint64_t most = 0;
-            for (int l = 0; l < levels.count(); ++l)
-                most = std::max(most, levels.positions(l) + levels.positions(l + 1));
-            values += 2 * most + 2 * sides.size() * (first.index.men_count() / 4 + 64);
-        }
+        std::uint64_t most = 0;
+        for (int l = 0; l < levels.count(); ++l) most = std::max(most, levels.positions(l) + levels.positions(l + 1));
+        values += most * (first.lone ? 2 : 1) + most / 8 + 2 * sides.size() * (first.index.men_count() / 4 + 64);
         values += levels.bytes();
         if (first.lone && first.counts.conversion_limit <= 2 * kMaxLoneMoves) {
             const std::uint64_t slots = first.index.size() * sides.size() * slots_per_position(first);
             return values + slots * (3 * kR + 2);
         }
         const std::uint64_t block = levels.largest_block(block_positions_);
-        const std::uint64_t dtc = block * (3 * sizeof(std::int16_t)) + block / 2;
-        const std::uint64_t lone = first.lone ? block * slots_per_position(first) * (2 * kR + 2) : 0;
+        const bool layered = first.counts.king_move_limit < kNoLimit;
+        const std::uint64_t dtc =
+            block * (1 + (layered ? 1 : 0) + (levels.one_block(levels.count() - 1) ? 0 : 1)) + block / 2;
+        const std::uint64_t lone = first.lone ? block * slots_per_position(first) * 6 : 0;
         return values + std::max(dtc, lone);
     }
     // As the solver would solve it: whole when solve_pair keeps it, else
@@ -611,17 +617,55 @@ private:
         }
     }
 
-    // A solved level of a pair: each position's .dtc symbol (rule_symbol),
-    // kLevelCapture set where the side to move must capture, in the order
-    // of the level's scratch file (gen/level_file.hpp): side 0's men
-    // placements in men rank order, then side 1's.
+    // T in a byte, as the .dtc symbol's low byte holds it (rule_symbol): 0
+    // a draw, 2t - 1 a win in t plies, 2t + 2 a loss in t. The solver's
+    // scratch holds T so, a third of the packed values' memory; the order of
+    // the value rule and the step one ply back are looked up.
+    using Code = std::uint8_t;
+    static constexpr Code kDrawCode = 0, kWinNowCode = 1, kLostNowCode = 2;
+    struct CodeTables {
+        std::array<int, 256> order{};          // order_key of the value
+        std::array<std::int16_t, 256> back{};  // the code of before(), or -1 where it does not fit
+        CodeTables() {
+            for (int c = 0; c < 256; ++c) {
+                const Timed t = rule_entry(std::uint16_t(c))->dtc;
+                order[std::size_t(c)] = order_key(t.pack());
+                back[std::size_t(c)] = code_or_none(t.before());
+            }
+        }
+    };
+    static inline const CodeTables kCodes{};
+    // The code of t, or -1 where it does not fit a byte.
+    static int code_or_none(Timed t) {
+        if (t.wdl > 0) return t.plies >= 1 && t.plies <= 128 ? 2 * t.plies - 1 : -1;
+        if (t.wdl < 0) return t.plies <= 126 ? 2 * t.plies + 2 : -1;
+        return kDrawCode;
+    }
+    static Code better_code(Code a, Code b) { return kCodes.order[a] >= kCodes.order[b] ? a : b; }
+
+    // A solved level of a pair, in the order of its scratch file
+    // (gen/level_file.hpp): side 0's men placements in men rank order, then
+    // side 1's. Each position's .dtc symbol (rule_symbol) is kept in parts:
+    // T's byte, the lone-king field's (lone-king tables only), and whether
+    // the side to move must capture (kLevelCapture in the file).
     struct LevelValues {
         std::uint64_t king_ways = 0;
         std::vector<RankedBitmap> members;  // per side: the men ranks of the level
         std::vector<std::uint64_t> base;    // per side: where its positions start
-        std::vector<std::uint16_t> symbols;
+        std::vector<Code> dtc;
+        std::vector<std::uint8_t> lone;
+        Bitmap captures;
+        std::uint64_t size() const { return dtc.size(); }
         std::uint64_t at(std::size_t s, std::uint64_t i) const {
             return base[s] + members[s].rank(i / king_ways) * king_ways + i % king_ways;
+        }
+        std::uint16_t symbol(std::uint64_t j) const {
+            return std::uint16_t(dtc[j] | (lone.empty() ? 0 : lone[j] << 8) | (captures.test(j) ? kLevelCapture : 0));
+        }
+        void set_symbol(std::uint64_t j, std::uint16_t symbol) {
+            dtc[j] = Code(symbol & 0xFF);
+            if (!lone.empty()) lone[j] = std::uint8_t((symbol >> 8) & 0x3F);
+            if (symbol & kLevelCapture) captures.set(j);
         }
     };
 
@@ -661,7 +705,7 @@ private:
 
         // A level's values, every symbol 0, each side's placements in men
         // rank order (the order of its scratch file).
-        LevelValues make(int level) const {
+        LevelValues make(int level, bool lone) const {
             LevelValues v;
             v.king_ways = king_ways();
             std::uint64_t base = 0;
@@ -670,9 +714,16 @@ private:
                 v.base.push_back(base);
                 base += v.members.back().count() * king_ways();
             }
-            v.symbols.assign(base, 0);
+            v.dtc.assign(base, kDrawCode);
+            if (lone) v.lone.assign(base, 0);
+            v.captures = Bitmap(base);
             return v;
         }
+
+        // Whether a level is one block whose order is the level's own: one
+        // men placement a side (a pair without men), so that the block's T
+        // is solved in place in the level's values.
+        bool one_block(int level) const { return count() == 1 && level == 0 && levels_[0].placements(0) == 1; }
 
         // Calls solve(block) for the blocks of `level`.
         template <class Solve>
@@ -727,7 +778,8 @@ private:
     }
 
     static RuleEntry level_entry(const LevelValues& v, std::size_t s, std::uint64_t i) {
-        const std::uint16_t symbol = v.symbols[v.at(s, i)] & std::uint16_t(~kLevelCapture);
+        const std::uint64_t j = v.at(s, i);
+        const std::uint16_t symbol = std::uint16_t(v.dtc[j] | (v.lone.empty() ? 0 : v.lone[j] << 8));
         const std::optional<RuleEntry> e = rule_entry(symbol);
         if (!e) throw std::runtime_error("rule solver: a level holds symbol " + std::to_string(symbol));
         return *e;
@@ -749,14 +801,23 @@ private:
         return true;
     }
 
-    LevelValues read_level(const PairLevels& levels, const std::filesystem::path& work, int level) const {
-        LevelValues v = levels.make(level);
-        if (v.symbols.empty()) return v;
+    LevelValues read_level(const PairLevels& levels, const std::filesystem::path& work, int level, bool lone) const {
+        LevelValues v = levels.make(level, lone);
+        if (v.size() == 0) return v;
         auto file = compress::TableFile::open(level_file_path(work, level), nullptr);
         if (!file) throw std::runtime_error(file.error().message);
         LevelReader reader(file->get());
-        for (std::uint64_t i = 0; i < v.symbols.size(); ++i) v.symbols[i] = reader.read(i);
+        for (std::uint64_t i = 0; i < v.size(); ++i) v.set_symbol(i, reader.read(i));
         return v;
+    }
+
+    void write_level(const std::filesystem::path& path, const MaterialSignature& key, const LevelValues& v) const {
+        compress::write_table(
+            path, level_description(V::id, key, Index::kVersion), v.size(),
+            compress::SymbolSource<std::uint16_t>([&](std::uint64_t first, std::span<std::uint16_t> out) {
+                for (std::size_t j = 0; j < out.size(); ++j) out[j] = v.symbol(first + j);
+            }),
+            {}, level_writer_options());
     }
 
     // Side s's .dtc file from the levels' scratch files, in index order.
@@ -841,12 +902,13 @@ private:
     // fastest win first, the quickest loss (no move at all: lost now) last.
     static int order_key(std::int16_t v) { return v > 0 ? (1 << 16) - v : v == 0 ? 0 : -(1 << 15) - v; }
     static std::int16_t better(std::int16_t a, std::int16_t b) { return order_key(a) >= order_key(b) ? a : b; }
-    static std::int16_t before(std::int16_t v) { return Timed::unpack(v).before().pack(); }
     static constexpr std::int16_t kNoMove = -1;  // Timed{-1, 0}: lost at once
 
     struct DtcScratch {
-        std::vector<std::int16_t> exits, value, next;
+        std::vector<Code> exits, next, own;
+        Code* value = nullptr;  // `own`, or the level's values where the block is solved in place
         Bitmap captures, movers, changed, candidates;  // movers: has a king move
+        std::atomic<bool> too_long{false};             // a value T's byte cannot hold
     };
 
     // T of a block's positions. With the king-move count, by its layers b
@@ -856,68 +918,84 @@ private:
     // nothing ends the block (every layer below would be the same). Without
     // that count one side has no kings: its moves all leave the block, and
     // the other side's king moves lead to it.
+    // `in_place`: the level's values, where the block is the whole level in
+    // its order (PairLevels::one_block); else the block's own.
     void solve_dtc_block(const std::vector<MaterialSignature>& sides, const Block& b, DtcScratch& w,
-                         const TableCounts& counts, const LevelValues* above) const {
+                         const TableCounts& counts, const LevelValues* above, Code* in_place) const {
         const std::uint64_t n = b.size();
         const bool parallel = n >= kParallelPositions;
         const bool layered = counts.king_move_limit < kNoLimit;
-        w.exits.assign(n, kNoMove);
-        w.value.assign(n, kNoMove);
-        w.next.assign(n, kNoMove);
+        w.exits.assign(n, kLostNowCode);
+        if (in_place) {
+            w.own = {};
+            w.value = in_place;
+        } else {
+            w.own.assign(n, kLostNowCode);
+            w.value = w.own.data();
+        }
+        if (layered) w.next.assign(n, kLostNowCode);
         w.captures = Bitmap(n);
         w.movers = Bitmap(n);
+        w.too_long = false;
+        const auto fit = [&](int code) {
+            if (code >= 0) return Code(code);
+            w.too_long = true;
+            return kDrawCode;
+        };
         // Whatever leaves the block, and the last layer (or, without the
         // count, the side without kings): there a king move draws...
         std::vector<const Table*> pair;
         for (const MaterialSignature& s : sides) pair.push_back(&table(s));
+        ParallelErrors errors;
 #pragma omp parallel if (parallel)
         {
             Cursors cursors(*this, sides);
 #pragma omp for schedule(dynamic, 256)
-            for (std::uint64_t l = 0; l < n; ++l) {
-                const Position<V> pos = cursors.at(b, l);
-                bool capture = false, king_moves = false;
-                w.exits[l] = exits_of(pair, b.parts[b.part_of(l)].side, above, pos, capture, king_moves);
-                if (capture) w.captures.set(l);
-                if (king_moves) w.movers.set(l);
-                w.value[l] = king_moves ? better(w.exits[l], 0) : w.exits[l];
-            }
+            for (std::uint64_t l = 0; l < n; ++l)
+                errors.run([&] {
+                    const Position<V> pos = cursors.at(b, l);
+                    bool capture = false, king_moves = false;
+                    w.exits[l] = fit(code_or_none(
+                        Timed::unpack(exits_of(pair, b.parts[b.part_of(l)].side, above, pos, capture, king_moves))));
+                    if (capture) w.captures.set(l);
+                    if (king_moves) w.movers.set(l);
+                    w.value[l] = king_moves ? better_code(w.exits[l], kDrawCode) : w.exits[l];
+                });
         }
+        errors.rethrow();
         // ...unless it leaves the other side no move at all (a position
         // with no move never changes: it has no king move).
         if (layered) {
-            const std::int16_t win_now = Timed{1, 1}.pack();
             Cursors cursors(*this, sides);
             for (std::uint64_t q = 0; q < n; ++q)
-                if (w.value[q] == kNoMove)
+                if (w.value[q] == kLostNowCode)
                     for_each_king_predecessor(sides, b, q, cursors, [&](std::uint64_t p) {
-                        if (!w.captures.test(p)) w.value[p] = win_now;
+                        if (!w.captures.test(p)) w.value[p] = kWinNowCode;
                     });
         }
         const auto recompute = [&](std::uint64_t l, Cursors& cursors) {
             const std::size_t k = b.part_of(l);
-            std::int16_t v = w.exits[l];
+            Code v = w.exits[l];
             for_each_king_successor(sides, b, k, cursors.at(b, l),
-                                    [&](std::uint64_t q) { v = better(v, before(w.value[q])); });
+                                    [&](std::uint64_t q) { v = better_code(v, fit(kCodes.back[w.value[q]])); });
             return v;
         };
         if (!layered) {
+            // The side with kings moves into the kingless side's positions,
+            // whose values are their exits: in place, in one pass.
 #pragma omp parallel if (parallel)
             {
                 Cursors cursors(*this, sides);
 #pragma omp for schedule(dynamic, 256)
                 for (std::uint64_t l = 0; l < n; ++l)
                     if (sides[b.parts[b.part_of(l)].side].kings[0] > 0 && !w.captures.test(l))
-                        w.next[l] = recompute(l, cursors);
-                    else
-                        w.next[l] = w.value[l];
+                        w.value[l] = recompute(l, cursors);
             }
-            std::swap(w.value, w.next);
         } else {
             w.changed = Bitmap(n);
             w.candidates = Bitmap(n);
             for (std::uint64_t l = 0; l < n; ++l)
-                if (w.value[l] != 0) w.changed.set(l);  // the last layer's readers took a draw
+                if (w.value[l] != kDrawCode) w.changed.set(l);  // the last layer's readers took a draw
             for (int layer = counts.king_move_limit - 2; layer >= 0; --layer) {
                 bool any = false;
                 for (const std::uint64_t word : w.changed.words()) any = any || word != 0;
@@ -956,6 +1034,9 @@ private:
                 }
             }
         }
+        if (w.too_long)
+            throw std::runtime_error("rule solver: " + sides[0].name() +
+                                     "'s pair: a distance to conversion longer than a .dtc symbol holds (128 plies)");
     }
 
     // The best of the moves of `pos` that leave its block (or end the game),
@@ -1006,13 +1087,37 @@ private:
     static constexpr std::int8_t kNone = -2;
 
     struct LoneScratch {
-        std::vector<std::int8_t> valid, ours;             // per slot
-        std::vector<std::int8_t> dead;                    // per position: the side to move has no move
-        std::vector<std::int8_t> capture;                 // per position: the side to move must capture
-        std::vector<std::int8_t> exits;                   // slot * kR + r: the best of the moves leaving; kNone if none
+        Bitmap valid, ours;                               // per slot: a lone-king position; the stronger side to move
+        Bitmap dead;                                      // per position: the side to move has no move
+        Bitmap capture;                                   // per position: the side to move must capture
+        std::vector<std::int8_t> exits;                   // per slot: the best of the moves leaving, by r (exit_at)
         std::vector<std::int8_t> value, next;             // per slot, or slot * kR + r
         std::vector<std::uint8_t> least_win, least_loss;  // per slot: the least r that wins, that loses
     };
+
+    // The exits of a slot as a function of r, in a byte: W's shape (0 up
+    // to some r, then a win or a loss for every r from there on), as the
+    // signed r where the win (+) or loss (-) starts, 0 for a draw at every
+    // r, or kNoExit where no move leaves. The best of moves of that shape
+    // has it too (exits_step checks).
+    static constexpr std::int8_t kNoExit = std::numeric_limits<std::int8_t>::min();
+    static int exit_at(std::int8_t e, int r) {
+        if (e == kNoExit) return kNone;
+        if (e > 0) return r >= e ? 1 : 0;
+        return e < 0 && r >= -e ? -1 : 0;
+    }
+    // by_r[r] for r = 1..kMaxLoneMoves in that shape.
+    static std::int8_t exits_step(const std::array<std::int8_t, kR>& by_r) {
+        if (by_r[1] == kNone) return kNoExit;
+        int start = 0;
+        for (int r = 1; r <= kMaxLoneMoves && start == 0; ++r)
+            if (by_r[std::size_t(r)] != 0) start = r;
+        const std::int8_t e = start == 0 ? 0 : std::int8_t(by_r[std::size_t(start)] * start);
+        for (int r = 1; r <= kMaxLoneMoves; ++r)
+            if (exit_at(e, r) != by_r[std::size_t(r)])
+                throw std::logic_error("rule solver: exits that are not of a lone-king count's shape");
+        return e;
+    }
 
     // A block's slots: its positions, and for king against king each
     // orientation (which side is the stronger).
@@ -1041,7 +1146,7 @@ private:
             for (const bool stronger_moves : {true, false}) {
                 const int left = stronger_moves ? r - 1 : r;
                 const auto of_this_phase = [&](std::uint64_t k) {
-                    return w.valid[k] && bool(w.ours[k]) == stronger_moves;
+                    return w.valid.test(k) && w.ours.test(k) == stronger_moves;
                 };
 #pragma omp parallel if (parallel)
                 {
@@ -1051,8 +1156,7 @@ private:
                         for (std::uint64_t x = 0; x < words; ++x) {
                             std::uint64_t mine = 0;
                             for (std::uint64_t k = x * 64; k < std::min(slots, x * 64 + 64); ++k)
-                                if (of_this_phase(k) &&
-                                    w.exits[k * kR + std::size_t(r)] != w.exits[k * kR + std::size_t(r) - 1])
+                                if (of_this_phase(k) && exit_at(w.exits[k], r) != exit_at(w.exits[k], r - 1))
                                     mine |= bit(int(k % 64));
                             candidates.word(x) = mine;
                         }
@@ -1133,13 +1237,13 @@ private:
             const bool last = ply + 1 >= plies_limit;
 #pragma omp parallel for schedule(dynamic, 256)
             for (std::uint64_t k = 0; k < slots; ++k) {
-                if (!w.valid[k]) continue;
+                if (!w.valid.test(k)) continue;
                 const std::uint64_t l = k / per;
                 const auto successors = [&](auto&& add) {
                     for (std::uint32_t e = first[l]; e < first[l + 1]; ++e) add(to[e]);
                 };
                 for (int r = 1; r <= kMaxLoneMoves; ++r) {
-                    const int left = w.ours[k] ? r - 1 : r;
+                    const int left = w.ours.test(k) ? r - 1 : r;
                     w.next[k * kR + std::size_t(r)] = lone_value(w, per, k, r, successors, [&](std::uint64_t q) {
                         return last || left == 0 ? std::int8_t(0) : w.value[q * kR + std::size_t(left)];
                     });
@@ -1164,12 +1268,12 @@ private:
     template <class Successors, class Read>
     static std::int8_t lone_value(const LoneScratch& w, std::uint64_t per, std::uint64_t k, int r,
                                   const Successors& successors, const Read& read) {
-        const bool ours = w.ours[k];
-        int best = w.exits[k * kR + std::size_t(r)];
+        const bool ours = w.ours.test(k);
+        int best = exit_at(w.exits[k], r);
         if (best == kNone) best = ours ? -1 : 1;  // no move at all: the side to move has lost
         successors([&](std::uint64_t q) {
             // A move that leaves no move wins whatever the count leaves.
-            const int v = w.dead[q] ? (ours ? 1 : -1) : read(q * per + (per == 2 && ours ? 1 : 0));
+            const int v = w.dead.test(q) ? (ours ? 1 : -1) : read(q * per + (per == 2 && ours ? 1 : 0));
             best = ours ? std::max(best, v) : std::min(best, v);
         });
         return std::int8_t(best);
@@ -1179,7 +1283,7 @@ private:
     auto king_successors(const std::vector<MaterialSignature>& sides, const Block& b, const LoneScratch& w,
                          std::uint64_t l, Cursors& cursors) const {
         return [&, l](auto&& add) {
-            if (!w.capture[l]) for_each_king_successor(sides, b, b.part_of(l), cursors.at(b, l), add);
+            if (!w.capture.test(l)) for_each_king_successor(sides, b, b.part_of(l), cursors.at(b, l), add);
         };
     }
 
@@ -1207,29 +1311,35 @@ private:
         const Table& t = table(sides[0]);
         const std::uint64_t per = slots_per_position(t), slots = b.size() * per;
         const bool parallel = b.size() >= kParallelPositions;
-        w.valid.assign(slots, 0);
-        w.ours.assign(slots, 0);
-        w.exits.assign(slots * kR, kNone);
-        w.dead.assign(b.size(), 0);
-        w.capture.assign(b.size(), 0);
+        w.valid = Bitmap(slots);
+        w.ours = Bitmap(slots);
+        w.exits.assign(slots, kNoExit);
+        w.dead = Bitmap(b.size());
+        w.capture = Bitmap(b.size());
+        ParallelErrors errors;
 #pragma omp parallel if (parallel)
         {
             Cursors cursors(*this, sides);
 #pragma omp for schedule(dynamic, 256)
-            for (std::uint64_t l = 0; l < b.size(); ++l) {
-                const Position<V> pos = cursors.at(b, l);
-                w.dead[l] = Gen::count(pos) == 0;
-                w.capture[l] = Gen::has_capture(pos);
-                for (const bool stronger_to_move : {true, false}) {
-                    const Color stronger = stronger_to_move ? pos.side_to_move : opponent(pos.side_to_move);
-                    if (!t.both_lone && lone_king_opponent(pos) != stronger) continue;
-                    const std::uint64_t k = l * per + (per == 2 && !stronger_to_move ? 1 : 0);
-                    w.valid[k] = 1;
-                    w.ours[k] = stronger_to_move;
-                    lone_exits(sides, above, pos, stronger, men_moves_stay, &w.exits[k * kR]);
-                }
-            }
+            for (std::uint64_t l = 0; l < b.size(); ++l)
+                errors.run([&] {
+                    const Position<V> pos = cursors.at(b, l);
+                    if (Gen::count(pos) == 0) w.dead.set(l);
+                    if (Gen::has_capture(pos)) w.capture.set(l);
+                    for (const bool stronger_to_move : {true, false}) {
+                        const Color stronger = stronger_to_move ? pos.side_to_move : opponent(pos.side_to_move);
+                        if (!t.both_lone && lone_king_opponent(pos) != stronger) continue;
+                        const std::uint64_t k = l * per + (per == 2 && !stronger_to_move ? 1 : 0);
+                        w.valid.set(k);
+                        if (stronger_to_move) w.ours.set(k);
+                        std::array<std::int8_t, kR> by_r;
+                        by_r.fill(kNone);
+                        lone_exits(sides, above, pos, stronger, men_moves_stay, by_r.data());
+                        w.exits[k] = exits_step(by_r);
+                    }
+                });
         }
+        errors.rethrow();
     }
 
     // The moves of `pos` (stronger side `stronger`) that end the game or
@@ -1288,35 +1398,37 @@ private:
         if (counts.king_move_limit >= kNoLimit && sides[0].kings[0] > 0 && sides[0].kings[1] > 0)
             throw std::logic_error("rule solver: both sides of " + sides[0].name() +
                                    " have kings and no king-move count");
-        LevelValues here = levels.make(level);
+        LevelValues here = levels.make(level, with_lone);
         DtcScratch dtc;
         LoneScratch lone;
+        const bool in_place = levels.one_block(level);
         levels.for_each_block(level, block_positions_, [&](const Block& b) {
-            solve_dtc_block(sides, b, dtc, counts, above);
+            solve_dtc_block(sides, b, dtc, counts, above, in_place ? here.dtc.data() : nullptr);
             if (with_lone) solve_lone_block(sides, b, lone, above);
-            emit(sides, b, dtc, with_lone ? &lone : nullptr, here);
+            emit(sides, b, dtc, in_place, with_lone ? &lone : nullptr, here);
         });
         return here;
     }
 
-    // A solved block's symbols into its level's values.
-    void emit(const std::vector<MaterialSignature>& sides, const Block& b, const DtcScratch& dtc,
+    // A solved block into its level's values: T (unless solved in place),
+    // the lone-king field, the capture positions.
+    void emit(const std::vector<MaterialSignature>& sides, const Block& b, const DtcScratch& dtc, bool in_place,
               const LoneScratch* lone, LevelValues& here) const {
         ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1) if (b.size() >= kParallelPositions)
         for (std::size_t k = 0; k < b.parts.size(); ++k)
             errors.run([&] {
                 const Part& p = b.parts[k];
-                std::uint16_t* out = &here.symbols[here.at(p.side, p.base)];
+                const std::uint64_t at = here.at(p.side, p.base);
+                if (in_place && at != p.offset) throw std::logic_error("rule solver: a block solved out of place");
                 for (std::uint64_t j = 0; j < p.size; ++j) {
                     const std::uint64_t l = p.offset + j;
-                    RuleEntry e{Timed::unpack(dtc.value[l])};
-                    if (lone) {
-                        e.least_win = lone->least_win[l];
-                        e.least_loss = lone->least_loss[l];
-                    }
+                    if (!in_place) here.dtc[at + j] = dtc.value[l];
+                    if (dtc.captures.test(l)) here.captures.set(at + j);
+                    if (!lone) continue;
                     try {
-                        out[j] = std::uint16_t(rule_symbol(e) | (dtc.captures.test(l) ? kLevelCapture : 0));
+                        here.lone[at + j] =
+                            std::uint8_t(rule_symbol(RuleEntry{Timed{}, lone->least_win[l], lone->least_loss[l]}) >> 8);
                     } catch (const std::range_error& err) {
                         throw std::runtime_error("rule solver: " + sides[p.side].name() + " position " +
                                                  std::to_string(p.base + j) + ": " + err.what() +
