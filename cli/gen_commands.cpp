@@ -91,8 +91,11 @@ void run_gen(const GenCommandOptions& c) {
     if (c.dtc) {
         const std::vector<MaterialSignature> targets =
             o.only ? std::vector<MaterialSignature>{*o.only} : all_signatures(o.variant, c.pieces);
-        dtc = build_dtc_tables(o.variant, targets, c.dir, c.threads, log,
-                               o.memory_bytes ? o.memory_bytes : default_memory_bytes());
+        DtcBuildOptions options;
+        options.threads = c.threads;
+        options.memory_bytes = o.memory_bytes ? o.memory_bytes : default_memory_bytes();
+        options.show_progress = o.progress;
+        dtc = build_dtc_tables(o.variant, targets, c.dir, log, options);
     }
     if (c.json) {
         Json tables = Json::array();
@@ -296,8 +299,9 @@ void add_gen_commands(CLI::App& app) {
                   "Also build each table's values under the move-count draw rules (NAME.dtc: the distance to\n"
                   "conversion and the lone-king counts, docs/VALUES.md), which make dtb adjudicate exact for every\n"
                   "count. Each pair is solved after the tables it converts into, level by level (under mpirun, by\n"
-                  "process 0), holding its values and its largest level's; a pair that needs more than --memory stops\n"
-                  "with an error naming it, before it starts");
+                  "process 0), with two levels in memory and the others in scratch files under DIR/.dtb-work, so an\n"
+                  "interrupted run goes on from the levels written; a pair that needs more than --memory stops with\n"
+                  "an error naming it, before it starts");
     gen->add_flag("--json", o->json, "Print a JSON summary of the tables built on standard output");
     gen->callback([o] { run_gen(*o); });
 

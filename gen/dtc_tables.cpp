@@ -13,6 +13,7 @@
 #include "gen/level_file.hpp"
 #include "gen/memory_budget.hpp"
 #include "gen/parallel_errors.hpp"
+#include "gen/progress_line.hpp"
 #include "gen/rule_solver.hpp"
 #include "rules/notation.hpp"
 #include "tables/signatures.hpp"
@@ -217,8 +218,10 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
         const auto start = std::chrono::steady_clock::now();
         solver.forget();
         solver.open_files(dir, RuleSolver<V>::conversion_closure(key));
+        ProgressLine line(options.show_progress, table_basename(V::id, key) + ".dtc");
         const auto progress = [&](const std::string& stage) {
             if (options.progress) options.progress(key, stage);
+            line.update(stage, 0, 0);
         };
         const std::vector<compress::Header> headers = solver.build_pair(key, dir, options.threads, progress);
         std::vector<DtcTableStats> pair;

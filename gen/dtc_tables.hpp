@@ -44,6 +44,8 @@ struct DtcBuildOptions {
     // Hears (pair, "level N") before each level a pair solves by levels,
     // and (pair, "writing") before its files are written.
     std::function<void(const MaterialSignature& pair, const std::string& stage)> progress;
+    // A progress line on stderr (a terminal's): the pair and its stage.
+    bool show_progress = false;
 };
 
 // Builds every missing .dtc table of `targets` and of what they need into

@@ -19,6 +19,7 @@
 #include "compress/atomic_file.hpp"
 #include "gen/cluster.hpp"
 #include "gen/pair_builder.hpp"
+#include "gen/progress_line.hpp"
 #include "tables/manifest.hpp"
 #include "tables/signatures.hpp"
 #include "tables/table_names.hpp"
@@ -59,45 +60,6 @@ bool is_finished(const GenerateOptions& o, const MaterialSignature& sig) {
     return std::filesystem::exists(manifest_path(o.dir, o.variant, sig)) && exists(compress::Metric::wdl) &&
            exists(compress::Metric::dtw) && (!o.keep_raw || exists(compress::Metric::exact));
 }
-
-// One line on a terminal, rewritten in place at most a few times a second.
-class ProgressLine {
-public:
-    ProgressLine(bool enabled, std::string table) : enabled_(enabled), table_(std::move(table)) {}
-    ~ProgressLine() {
-        if (shown_) std::cerr << "\r\033[K" << std::flush;
-    }
-    void update(const std::string& stage, std::uint64_t done, std::uint64_t total) {
-        if (!enabled_) return;
-        const auto now = Clock::now();
-        if (shown_ && now - last_ < std::chrono::milliseconds(250)) return;
-        if (stage != stage_) {
-            stage_ = stage;
-            stage_start_ = now;
-        }
-        last_ = now;
-        shown_ = true;
-        std::ostringstream line;
-        line << "\r\033[K" << table_ << "  " << stage;
-        if (stage.ends_with("init") && total > 0) {
-            const double seconds = std::chrono::duration<double>(now - stage_start_).count();
-            const double rate = seconds > 0 ? done / seconds : 0;
-            line << "  " << std::fixed << std::setprecision(1) << 100.0 * done / total << "%  " << rate / 1e6
-                 << " M positions/s";
-            if (rate > 0) line << "  ETA " << int((total - done) / rate) << " s";
-        } else if (total > 0) {
-            line << " of at least " << total;
-        }
-        std::cerr << line.str() << std::flush;
-    }
-
-private:
-    bool enabled_;
-    std::string table_;
-    std::string stage_;
-    bool shown_ = false;
-    Clock::time_point last_{}, stage_start_{};
-};
 
 void write_manifest(const std::filesystem::path& path, VariantId variant, const TableStats& s) {
     compress::write_file_atomically(path, manifest_json(variant, s));
