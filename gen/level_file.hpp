@@ -15,6 +15,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "compress/table_file.hpp"
+#include "gen/parallel_errors.hpp"
 #include "gen/slices.hpp"
 #include "rules/variant.hpp"
 #include "tables/material_signature.hpp"
@@ -151,6 +153,28 @@ public:
             }
             out[j] = reader[level].read(at + i % k);
         }
+    }
+
+    // Calls visit(first, symbols) for every run of up to 2^16 positions of
+    // the side, in index order within a run, from several OpenMP threads at
+    // once; rethrows the first failure once all have stopped.
+    template <class Visit>
+    void for_each_run(const Visit& visit) {
+        constexpr std::uint64_t kRun = std::uint64_t{1} << 16;
+        const std::uint64_t n = index_.size();
+        ParallelErrors errors;
+#pragma omp parallel
+        {
+            std::vector<std::uint16_t> buffer(kRun);
+#pragma omp for schedule(dynamic, 1)
+            for (std::uint64_t c = 0; c < (n + kRun - 1) / kRun; ++c)
+                errors.run([&] {
+                    const std::uint64_t first = c * kRun, count = std::min(kRun, n - first);
+                    fill(first, std::span(buffer.data(), count));
+                    visit(first, std::span<const std::uint16_t>(buffer.data(), count));
+                });
+        }
+        errors.rethrow();
     }
 
 private:

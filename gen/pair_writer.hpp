@@ -3,6 +3,8 @@
 // pair_builder.hpp).
 #pragma once
 
+#include <mutex>
+
 #include "gen/pair_builder.hpp"
 #include "gen/parallel_errors.hpp"
 
@@ -31,40 +33,39 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     TableStats st;
     st.signature = index.signature();
     st.positions = n;
-    const std::uint64_t chunk = std::uint64_t{1} << 16;
     std::uint64_t wins = 0, draws = 0, losses = 0, capture_count = 0;
     int longest_win = -1, longest_loss = -1;
-    ParallelErrors errors;
-#pragma omp parallel reduction(+ : wins, draws, losses, capture_count) reduction(max : longest_win, longest_loss)
-    {
-        std::vector<std::uint16_t> buffer(chunk);
-#pragma omp for schedule(dynamic, 1)
-        for (std::uint64_t c = 0; c < (n + chunk - 1) / chunk; ++c)
-            errors.run([&] {
-                const std::uint64_t first = c * chunk, count = std::min(chunk, n - first);
-                symbols.fill(first, std::span(buffer.data(), count));
-                for (std::uint64_t j = 0; j < count; ++j) {
-                    const std::uint64_t i = first + j;
-                    const int v = level_value(buffer[j]);
-                    const bool capture = level_capture(buffer[j]);
-                    if (capture) {
-                        ++capture_count;
-                        captures.set(i);
-                    }
-                    if (capture || v == kDraw) draws_or_captures.set(i);
-                    if (v == kDraw) {
-                        ++draws;
-                    } else if (is_win(v)) {
-                        ++wins;
-                        longest_win = std::max(longest_win, v);
-                    } else {
-                        ++losses;
-                        longest_loss = std::max(longest_loss, v);
-                    }
-                }
-            });
-    }
-    errors.rethrow();
+    std::mutex merge;
+    symbols.for_each_run([&](std::uint64_t first, std::span<const std::uint16_t> run) {
+        std::uint64_t w = 0, d = 0, l = 0, c = 0;
+        int longest_w = -1, longest_l = -1;
+        for (std::size_t j = 0; j < run.size(); ++j) {
+            const std::uint64_t i = first + j;
+            const int v = level_value(run[j]);
+            const bool capture = level_capture(run[j]);
+            if (capture) {
+                ++c;
+                captures.set(i);
+            }
+            if (capture || v == kDraw) draws_or_captures.set(i);
+            if (v == kDraw) {
+                ++d;
+            } else if (is_win(v)) {
+                ++w;
+                longest_w = std::max(longest_w, v);
+            } else {
+                ++l;
+                longest_l = std::max(longest_l, v);
+            }
+        }
+        const std::lock_guard<std::mutex> lock(merge);
+        wins += w;
+        draws += d;
+        losses += l;
+        capture_count += c;
+        longest_win = std::max(longest_win, longest_w);
+        longest_loss = std::max(longest_loss, longest_l);
+    });
     st.wins = wins;
     st.draws = draws;
     st.losses = losses;

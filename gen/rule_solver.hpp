@@ -38,6 +38,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <span>
@@ -842,27 +843,20 @@ private:
         // First pass: the capture positions, and the longest T of each kind.
         Bitmap captures(n);
         int longest_win = -1, longest_loss = -1;
-        const std::uint64_t chunk = std::uint64_t{1} << 16;
-        ParallelErrors errors;
-#pragma omp parallel reduction(max : longest_win, longest_loss)
-        {
-            std::vector<std::uint16_t> buffer(chunk);
-#pragma omp for schedule(dynamic, 1)
-            for (std::uint64_t c = 0; c < (n + chunk - 1) / chunk; ++c)
-                errors.run([&] {
-                    const std::uint64_t first = c * chunk, count = std::min(chunk, n - first);
-                    symbols.fill(first, std::span(buffer.data(), count));
-                    for (std::uint64_t j = 0; j < count; ++j) {
-                        if (buffer[j] & kLevelCapture) captures.set(first + j);
-                        const std::optional<RuleEntry> e = rule_entry(buffer[j] & std::uint16_t(~kLevelCapture));
-                        if (!e)
-                            throw std::runtime_error("rule solver: a level holds symbol " + std::to_string(buffer[j]));
-                        if (e->dtc.wdl > 0) longest_win = std::max(longest_win, e->dtc.plies);
-                        if (e->dtc.wdl < 0) longest_loss = std::max(longest_loss, e->dtc.plies);
-                    }
-                });
-        }
-        errors.rethrow();
+        std::mutex merge;
+        symbols.for_each_run([&](std::uint64_t first, std::span<const std::uint16_t> run) {
+            int longest_w = -1, longest_l = -1;
+            for (std::size_t j = 0; j < run.size(); ++j) {
+                if (run[j] & kLevelCapture) captures.set(first + j);
+                const std::optional<RuleEntry> e = rule_entry(run[j] & std::uint16_t(~kLevelCapture));
+                if (!e) throw std::runtime_error("rule solver: a level holds symbol " + std::to_string(run[j]));
+                if (e->dtc.wdl > 0) longest_w = std::max(longest_w, e->dtc.plies);
+                if (e->dtc.wdl < 0) longest_l = std::max(longest_l, e->dtc.plies);
+            }
+            const std::lock_guard<std::mutex> lock(merge);
+            longest_win = std::max(longest_win, longest_w);
+            longest_loss = std::max(longest_loss, longest_l);
+        });
         compress::TableDescription d{file_variant(V::id),   file_material(sides[s]),
                                      compress::Metric::dtc, Index::kVersion,
                                      longest_win,           longest_loss};
