@@ -64,6 +64,22 @@ inline std::filesystem::path level_part_path(const std::filesystem::path& work, 
     return work / name;
 }
 
+// Whether a scratch file holds a finished level of `key`'s pair: there,
+// sound (every checksum), of `positions` positions. One that is not is
+// removed (quietly if another process removed it first), to be made again.
+inline bool scratch_file_done(const std::filesystem::path& path, std::uint64_t positions,
+                              const MaterialSignature& key) {
+    if (!std::filesystem::exists(path)) return false;
+    auto file = compress::TableFile::open(path, nullptr);
+    if (!file || (*file)->verify() || (*file)->position_count() != positions ||
+        (*file)->header().table.material != file_material(key)) {
+        std::error_code gone;
+        std::filesystem::remove(path, gone);
+        return false;
+    }
+    return true;
+}
+
 // Reads a level's symbols in order: from its file, one block at a time (a
 // level file is read front to back, so one block per file is all a reader
 // needs), or from memory, where a small pair keeps its levels instead of

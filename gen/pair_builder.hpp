@@ -233,15 +233,7 @@ private:
 
     // Whether a scratch file is complete and sound; a damaged one is removed.
     bool file_done(const std::filesystem::path& path, std::uint64_t positions) const {
-        if (!std::filesystem::exists(path)) return false;
-        auto file = compress::TableFile::open(path, nullptr);
-        if (!file || (*file)->verify() || (*file)->position_count() != positions ||
-            (*file)->header().table.material != file_material(key_)) {
-            std::error_code gone;  // another process of the team may have removed it first
-            std::filesystem::remove(path, gone);
-            return false;
-        }
-        return true;
+        return scratch_file_done(path, positions, key_);
     }
     bool level_done(int level) const {
         if (holding()) return held_[std::size_t(level)].size() == level_positions(level);

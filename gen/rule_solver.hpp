@@ -798,15 +798,7 @@ private:
     bool level_done(const MaterialSignature& key, const PairLevels& levels, const std::filesystem::path& work,
                     int level) const {
         if (levels.positions(level) == 0) return true;
-        const std::filesystem::path path = level_file_path(work, level);
-        if (!std::filesystem::exists(path)) return false;
-        auto file = compress::TableFile::open(path, nullptr);
-        if (!file || (*file)->verify() || (*file)->position_count() != levels.positions(level) ||
-            (*file)->header().table.material != file_material(key)) {
-            std::filesystem::remove(path);  // damaged or not this pair's: made again
-            return false;
-        }
-        return true;
+        return scratch_file_done(level_file_path(work, level), levels.positions(level), key);
     }
 
     LevelValues read_level(const PairLevels& levels, const std::filesystem::path& work, int level, bool lone) const {
