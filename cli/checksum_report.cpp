@@ -13,7 +13,7 @@
 namespace dtb {
 
 std::string checksum_list_writer() {
-    return "dtb " DTB_VERSION ", table format " + std::to_string(compress::kFormatVersion);
+    return "dtb " DTB_VERSION ", table format " + std::to_string(compress::kDefaultFormatVersion);
 }
 
 void check_checksum_list_destination(const std::string& path) {

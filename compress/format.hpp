@@ -1,4 +1,4 @@
-// The table file format, version 2: constants, the header, and the small
+// The table file format, version 3: constants, the header, and the small
 // pure functions that the writer and the reader share. docs/FORMAT.md is the
 // specification; this file follows it field by field. Nothing here knows
 // draughts: the variant and the material are opaque bytes, which the table
@@ -17,8 +17,13 @@
 namespace dtb::compress {
 
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'D', 'T', 'B', '\r', '\n', 0x1A, '\n'};
-// The version written. Version 1 files (no longest win and loss) are read too.
-inline constexpr std::uint32_t kFormatVersion = 2;
+// The newest version, read and written. Versions 1 (no longest win and
+// loss) and 2 (no kFlagThreatsNotStored) are read too.
+inline constexpr std::uint32_t kFormatVersion = 3;
+// What writers write unless asked for version 3: the threat positions it
+// leaves out make probes search (docs/FORMAT.md, "Positions not stored"),
+// so tables stay version 2, which every dtb reads, by default.
+inline constexpr std::uint32_t kDefaultFormatVersion = 2;
 inline constexpr std::uint32_t kOldestFormatVersion = 1;
 inline constexpr std::size_t kHeaderSize = 128;
 // Bounds on the block size: small enough that a reader never allocates much
@@ -40,9 +45,16 @@ using Material = std::array<std::uint8_t, 4>;
 // Header flags. A reader refuses a file with a flag it does not know, so a
 // file whose meaning a flag changes is never misread by an older reader.
 // kFlagCapturesNotStored: positions whose side to move must capture are
-// don't-care (a .dtc file; the reader works them out from their captures).
+// don't-care (the reader works them out from their captures).
+// kFlagThreatsNotStored (version 3): so are the threat positions of
+// tables/stored_positions.hpp (the reader searches them one ply).
 inline constexpr std::uint32_t kFlagCapturesNotStored = 1;
-inline constexpr std::uint32_t kKnownFlags = kFlagCapturesNotStored;
+inline constexpr std::uint32_t kFlagThreatsNotStored = 2;
+inline constexpr std::uint32_t kKnownFlags = kFlagCapturesNotStored | kFlagThreatsNotStored;
+// The flags a file of `format_version` may have.
+constexpr std::uint32_t known_flags(std::uint32_t format_version) {
+    return format_version >= 3 ? kKnownFlags : kFlagCapturesNotStored;
+}
 
 // longest_win / longest_loss of a version 1 file, which does not record them.
 inline constexpr std::int32_t kNotRecorded = -2;

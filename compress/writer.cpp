@@ -175,6 +175,8 @@ unsigned checked_symbol_bits(std::uint64_t position_count, const DontCare& dont_
     // Negative levels are zstd's fast ones; 0 would mean "the default", which may change.
     if (options.zstd_level == 0 || options.zstd_level < ZSTD_minCLevel() || options.zstd_level > ZSTD_maxCLevel())
         throw std::invalid_argument("zstd level out of range");
+    if (options.format_version < 2 || options.format_version > kFormatVersion)
+        throw std::invalid_argument("the writer writes format versions 2 to " + std::to_string(kFormatVersion));
     for (const std::uint32_t stride : options.fill_strides)
         if (stride == 0 || stride >= ppb)
             throw std::invalid_argument("fill strides must be in [1, positions per block)");
@@ -186,8 +188,13 @@ unsigned checked_symbol_bits(std::uint64_t position_count, const DontCare& dont_
 }
 
 // The header's layout fields; the sizes and checksums come after the data.
-Header plan_header(const TableDescription& table, unsigned bits, std::uint64_t position_count, std::uint32_t ppb) {
+Header plan_header(const TableDescription& table, unsigned bits, std::uint64_t position_count, std::uint32_t ppb,
+                   std::uint32_t format_version) {
+    if (table.flags & ~known_flags(format_version))
+        throw std::invalid_argument("flags " + std::to_string(table.flags) + " are not those of format version " +
+                                    std::to_string(format_version));
     Header h;
+    h.format_version = format_version;
     h.table = table;
     h.flags = table.flags;
     h.symbol_bits = static_cast<std::uint8_t>(bits);
@@ -277,7 +284,7 @@ template <class Symbol>
 Header write_impl(const std::filesystem::path& path, const TableDescription& table, std::uint64_t position_count,
                   const SymbolSource<Symbol>& source, const DontCare& dont_care, const WriterOptions& options) {
     const unsigned bits = checked_symbol_bits<Symbol>(position_count, dont_care, options);
-    Header h = plan_header(table, bits, position_count, options.positions_per_block);
+    Header h = plan_header(table, bits, position_count, options.positions_per_block, options.format_version);
     const std::uint64_t blocks = h.block_count;
     AtomicFile file(path, options.durable);
     DataSection data(blocks);

@@ -91,6 +91,9 @@ struct WriterOptions {
     bool fill_dont_care = true;
     // false: no fsync (AtomicFile): for scratch files only.
     bool durable = true;
+    // The version in the header: 2 (kFlagThreatsNotStored may not be set),
+    // or 3.
+    std::uint32_t format_version = kDefaultFormatVersion;
 };
 
 // Writes `symbols` (one per position, in index order) to `path`, atomically:

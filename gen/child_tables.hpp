@@ -4,9 +4,9 @@
 // its own BlockWindow, so memory is bounded by the windows, whatever the
 // tables' sizes.
 //
-// Positions where the side to move has a capture are don't-care in those
-// files; their value is found as the probe finds it, by searching the
-// captures (each takes a piece, so the search ends in the smaller tables).
+// The positions those files leave out (tables/stored_positions.hpp: capture
+// positions, and threat positions in format 3) are found as the probe finds
+// them, by searching their moves.
 #pragma once
 
 #include <array>
@@ -22,6 +22,7 @@
 #include "rules/movegen.hpp"
 #include "tables/position_index.hpp"
 #include "tables/signatures.hpp"
+#include "tables/stored_positions.hpp"
 #include "tables/table_names.hpp"
 #include "tables/values.hpp"
 
@@ -32,12 +33,17 @@ class ChildTables {
 public:
     // Opens the .wdl and .dtw files of each of `signatures` in `dir` and
     // checks their headers. Throws std::runtime_error naming a file that is
-    // missing, damaged or of another variant, signature or index.
+    // missing, damaged or of another variant, signature or index. A search
+    // from a table reaches its mirror too (reachable_signatures).
     ChildTables(const std::filesystem::path& dir, VariantId variant, const std::vector<MaterialSignature>& signatures) {
         slot_of_.fill(-1);
         for (const MaterialSignature& sig : signatures) {
             Entry e{sig, PositionIndex<V>(sig), open(dir, variant, sig, compress::Metric::wdl),
-                    open(dir, variant, sig, compress::Metric::dtw)};
+                    open(dir, variant, sig, compress::Metric::dtw), false};
+            // Either file leaving threats out makes them searched: a
+            // position is read only where both files store it.
+            e.threats_left_out =
+                ((e.wdl->header().flags | e.dtw->header().flags) & compress::kFlagThreatsNotStored) != 0;
             slot_of_[key(sig)] = int(entries_.size());
             entries_.push_back(std::move(e));
         }
@@ -56,11 +62,19 @@ public:
         // kDraw. A side with no pieces left has lost (distance 0).
         int value(const Position<V>& pos) {
             if (!pos.pieces[pos.side_to_move]) return 0;
-            if (MoveGenerator<V>::has_capture(pos)) return searched_value(normalize(pos));
-            return stored_value(normalize(pos));
+            const Position<V> normal = normalize(pos);
+            if (MoveGenerator<V>::has_capture(pos) || left_out(normal)) return searched_value(normal);
+            return stored_value(normal);
         }
 
-        // The value stored for `normal` (White to move, no capture).
+        // Whether the files leave out `pos`, which has no capture for its
+        // side to move: a threat position of a table that does not store them.
+        bool left_out(const Position<V>& pos) const {
+            return other_side_can_capture(pos) && tables_.find(signature_of(pos)).threats_left_out &&
+                   is_unstored_threat(pos);
+        }
+
+        // The value stored for `normal` (White to move, no capture, stored).
         int stored_value(const Position<V>& normal) {
             const Entry& e = tables_.find(signature_of(normal));
             const std::uint64_t i = e.index.rank(normal);
@@ -110,6 +124,7 @@ private:
         MaterialSignature sig;
         PositionIndex<V> index;
         std::unique_ptr<compress::TableFile> wdl, dtw;
+        bool threats_left_out;
     };
 
     // Signatures have at most 15 pieces of a kind on a side here: four

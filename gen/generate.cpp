@@ -84,6 +84,7 @@ std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateO
     settings.dir = o.dir;
     settings.memory = run.memory;
     settings.keep_raw = o.keep_raw;
+    settings.format_version = o.format_version;
     settings.parallel_positions = o.parallel_positions;
     settings.held_slices_positions = o.held_slices_positions;
     settings.team = run.team;

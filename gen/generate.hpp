@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compress/format.hpp"
 #include "rules/variant.hpp"
 #include "tables/manifest.hpp"  // TableStats, what each built table holds
 #include "tables/material_signature.hpp"
@@ -27,6 +28,11 @@ struct GenerateOptions {
     bool progress = false;           // a live progress line (on a terminal)
     std::uint64_t memory_bytes = 0;  // the limit on resident memory; 0: default_memory_bytes()
     bool keep_raw = false;           // also write each table's exact values (NAME.raw), for tests and scripts
+    // The table format of the .wdl and .dtw files: 3 leaves the threat
+    // positions out (tables/stored_positions.hpp): files a quarter
+    // smaller, but a probe of such a position searches, and the build takes
+    // longer (BENCHMARKS.md, "Table format 3"). 2, the default, stores them.
+    std::uint32_t format_version = compress::kDefaultFormatVersion;
     // Called with each stage of the work ("slice 3 distance 5", ...); tests
     // interrupt a run by throwing from it.
     std::function<void(const MaterialSignature& pair, const std::string& stage)> stage_hook;

@@ -40,6 +40,7 @@ struct PairSettings {
     std::filesystem::path dir;
     MemoryBudget memory;
     bool keep_raw = false;
+    std::uint32_t format_version = compress::kDefaultFormatVersion;  // of the .wdl and .dtw files (GenerateOptions)
     std::uint64_t parallel_positions = std::uint64_t{1} << 17;
     // A pair of fewer positions keeps its solved levels in memory, when they
     // fit, rather than in scratch files (GenerateOptions).

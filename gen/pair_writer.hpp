@@ -7,6 +7,7 @@
 
 #include "gen/pair_builder.hpp"
 #include "gen/parallel_errors.hpp"
+#include "tables/stored_positions.hpp"
 
 namespace dtb {
 
@@ -29,25 +30,26 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
 
     // First pass: what the side holds, and its don't-care positions.
     const std::uint64_t n = index.size();
-    Bitmap captures(n), draws_or_captures(n);
+    Bitmap left_out(n), draws_or_left_out(n);
     TableStats st;
     st.signature = index.signature();
     st.positions = n;
     std::uint64_t wins = 0, draws = 0, losses = 0, capture_count = 0;
     int longest_win = -1, longest_loss = -1;
     std::mutex merge;
+    const bool threats = settings_.format_version >= 3;
     symbols.for_each_run([&](std::uint64_t first, std::span<const std::uint16_t> run) {
         std::uint64_t w = 0, d = 0, l = 0, c = 0;
         int longest_w = -1, longest_l = -1;
+        typename PositionIndex<V>::Cursor cursor(index);
         for (std::size_t j = 0; j < run.size(); ++j) {
             const std::uint64_t i = first + j;
             const int v = level_value(run[j]);
             const bool capture = level_capture(run[j]);
-            if (capture) {
-                ++c;
-                captures.set(i);
-            }
-            if (capture || v == kDraw) draws_or_captures.set(i);
+            if (capture) ++c;
+            const bool out = capture || (threats && is_unstored_threat(cursor.at(i)));
+            if (out) left_out.set(i);
+            if (out || v == kDraw) draws_or_left_out.set(i);
             if (v == kDraw) {
                 ++d;
             } else if (is_win(v)) {
@@ -81,8 +83,9 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     layout.positions = n;
     layout.index_version = PositionIndex<V>::kVersion;
     layout.longest = {longest_win, longest_loss};
-    layout.captures = &captures;
-    layout.draws_or_captures = &draws_or_captures;
+    layout.wdl_dont_care = &left_out;
+    layout.dtw_dont_care = &draws_or_left_out;
+    layout.format_version = settings_.format_version;
     // The first pass read every block already, so a failure here is an I/O
     // error at worst: it is kept, and the files written are removed below.
     ParallelErrors read_errors;

@@ -18,6 +18,10 @@ compress::TableDescription describe(const TableLayout& t, compress::Metric metri
     d.index_scheme = t.index_version;
     d.longest_win = t.longest.win;
     d.longest_loss = t.longest.loss;
+    // Format 2 files stay byte for byte what format 2 writers wrote; the
+    // exact table stores every position.
+    if (t.format_version >= 3 && metric != compress::Metric::exact)
+        d.flags = compress::kFlagCapturesNotStored | compress::kFlagThreatsNotStored;
     return d;
 }
 
@@ -47,6 +51,7 @@ CompressedSizes write_compressed_tables(const std::filesystem::path& dir, const 
     compress::WriterOptions dtw_options;
     dtw_options.positions_per_block = 8192;
     dtw_options.zstd_level = 7;
+    wdl_options.format_version = dtw_options.format_version = t.format_version;
 
     const auto wdl_path = dir / table_file_name(t.variant, t.signature, compress::Metric::wdl);
     compress::write_table(
@@ -54,11 +59,11 @@ CompressedSizes write_compressed_tables(const std::filesystem::path& dir, const 
         symbols_of<std::uint8_t>(values, [](int v) { return v == kDraw  ? kWdlDraw
                                                             : is_win(v) ? kWdlWin
                                                                         : kWdlLoss; }),
-        compress::DontCare::bitmap(t.captures->words()), wdl_options);
+        compress::DontCare::bitmap(t.wdl_dont_care->words()), wdl_options);
 
     const auto dtw_path = dir / table_file_name(t.variant, t.signature, compress::Metric::dtw);
     const auto dtw = [](int v) { return v == kDraw ? std::uint16_t(0) : dtw_symbol(v); };
-    const auto dont_care = compress::DontCare::bitmap(t.draws_or_captures->words());
+    const auto dont_care = compress::DontCare::bitmap(t.dtw_dont_care->words());
     const int longest = std::max(t.longest.win, t.longest.loss);
     if (longest < 0 || dtw_symbol(longest) <= 0xFF)
         compress::write_table(dtw_path, describe(t, compress::Metric::dtw), t.positions,

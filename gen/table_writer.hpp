@@ -7,6 +7,7 @@
 #include <functional>
 #include <span>
 
+#include "compress/format.hpp"
 #include "gen/bitmap.hpp"
 #include "rules/variant.hpp"
 #include "tables/material_signature.hpp"
@@ -37,8 +38,14 @@ struct TableLayout {
     std::uint64_t positions = 0;
     std::uint32_t index_version = 0;
     LongestValues longest;
-    const Bitmap* captures = nullptr;           // the side to move has a capture (don't-care in both files)
-    const Bitmap* draws_or_captures = nullptr;  // don't-care in the DTW file
+    // Don't-care positions: those the files leave out (capture positions,
+    // and threat positions when threats_not_stored), and in the DTW file
+    // the draws too (the WDL file tells them).
+    const Bitmap* wdl_dont_care = nullptr;
+    const Bitmap* dtw_dont_care = nullptr;
+    // Of both files: 3 leaves the threat positions out (the flag
+    // kFlagThreatsNotStored), 2 does not.
+    std::uint32_t format_version = compress::kDefaultFormatVersion;
 };
 
 CompressedSizes write_compressed_tables(const std::filesystem::path& dir, const TableLayout& table,

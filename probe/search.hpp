@@ -9,6 +9,9 @@
 //       win  = 1 + the least DTW of the moves into lost positions,
 //       else a draw if a move draws,
 //       else loss = 1 + the greatest DTW of the moves (all into wins);
+//   - a threat position of a table that leaves them out (format 3,
+//     tables/stored_positions.hpp): its moves are searched the same way,
+//     one ply, into stored and capture positions only;
 //   - otherwise: turned so that the side to move is White, ranked in its
 //     signature's index, and read (WDL, then DTW for the distance).
 //
@@ -26,6 +29,7 @@
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "tables/position_index.hpp"
+#include "tables/stored_positions.hpp"
 #include "tables/table_names.hpp"
 #include "tables/values.hpp"
 
@@ -47,7 +51,11 @@ public:
     // -1, 0 or 1 for the side to move. Reads WDL files only.
     Outcome<int> wdl(const Position<V>& pos) const {
         if (!pos.pieces[pos.side_to_move]) return -1;
-        if (!MoveGenerator<V>::has_capture(pos)) return read_wdl(pos);
+        if (!MoveGenerator<V>::has_capture(pos)) {
+            auto out = left_out(pos, compress::Metric::wdl);
+            if (!out) return out.take_error();
+            if (!*out) return read_wdl(pos);
+        }
         MoveList moves;
         MoveGenerator<V>::generate(pos, moves);
         int best = -1;
@@ -55,6 +63,7 @@ public:
             auto child = wdl(pos.after(m));
             if (!child) return child;
             best = std::max(best, -*child);
+            if (best == 1) break;  // nothing is better than a win
         }
         return best;
     }
@@ -62,7 +71,11 @@ public:
     // Plies to the end, or kDraw. Reads WDL and DTW files.
     Outcome<int> value(const Position<V>& pos) const {
         if (!pos.pieces[pos.side_to_move]) return 0;
-        if (!MoveGenerator<V>::has_capture(pos)) return read_value(pos);
+        if (!MoveGenerator<V>::has_capture(pos)) {
+            auto out = left_out(pos, compress::Metric::dtw);
+            if (!out) return out.take_error();
+            if (!*out) return read_value(pos);
+        }
         MoveList moves;
         MoveGenerator<V>::generate(pos, moves);
         ChildValues children;
@@ -146,6 +159,21 @@ private:
         MaterialSignature signature;
         std::uint64_t index = 0;
     };
+
+    // Whether the files leave out `pos` (no capture for its side to move):
+    // a threat position, in a table whose WDL file (and for a distance, DTW
+    // file) leaves threats out.
+    Outcome<bool> left_out(const Position<V>& pos, compress::Metric metric) const {
+        if (!other_side_can_capture(pos)) return false;
+        const MaterialSignature sig = signature_of(normalize(pos));
+        std::uint32_t flags = 0;
+        for (const compress::Metric m : {compress::Metric::wdl, metric}) {
+            auto table = find_table(sig, m);
+            if (!table) return table.take_error();
+            flags |= (*table)->file->header().flags;
+        }
+        return (flags & compress::kFlagThreatsNotStored) != 0 && is_unstored_threat(pos);
+    }
 
     // The entry and its WDL (-1, 0, 1), from the WDL file.
     Outcome<int> read_wdl(const Position<V>& pos, Entry* entry = nullptr) const {

@@ -47,7 +47,8 @@ std::vector<MaterialSignature> reachable_signatures(const MaterialSignature& sig
         const MaterialSignature s = stack.back();
         stack.pop_back();
         for (const MaterialSignature& child : successor_signatures(s))
-            if (seen.insert(child).second) stack.push_back(child);
+            for (const MaterialSignature& side : {child, child.mirror()})
+                if (seen.insert(side).second) stack.push_back(side);
     }
     for (const MaterialSignature& s : seen)
         if (s != sig && s != sig.mirror()) out.push_back(s);

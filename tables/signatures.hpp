@@ -20,8 +20,9 @@ std::vector<MaterialSignature> all_signatures(VariantId variant, int max_pieces)
 std::vector<MaterialSignature> successor_signatures(const MaterialSignature& sig);
 
 // Every signature that positions of `sig` or its mirror reach through
-// captures and crownings, and on from there: what a pair's look-ups may
-// touch (the pair itself not included).
+// captures and crownings, and on from there, with the mirror of each (the
+// moves of a threat position a file leaves out lead there): what a pair's
+// look-ups may touch (the pair itself not included).
 std::vector<MaterialSignature> reachable_signatures(const MaterialSignature& sig);
 
 // The canonical one of a signature and its mirror: they are solved together.

@@ -77,10 +77,13 @@ TEST(Corruption, EveryBitOfTheHeader) {
         auto damaged = f.bytes;
         damaged[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
         const Error e = f.expect_open_fails(damaged);
-        // The magic, the version field, or else the checksum catches it.
-        const ErrorCode expected = bit < 64   ? ErrorCode::bad_magic
-                                   : bit < 96 ? ErrorCode::unsupported_version
-                                              : ErrorCode::corrupt_header;
+        // The magic, the version field (unless the flip makes another
+        // version this build reads), or else the checksum catches it.
+        const std::uint32_t version = f.header.format_version ^ (bit >= 64 && bit < 96 ? 1u << (bit - 64) : 0u);
+        const bool readable = version >= kOldestFormatVersion && version <= kFormatVersion;
+        const ErrorCode expected = bit < 64                ? ErrorCode::bad_magic
+                                   : bit < 96 && !readable ? ErrorCode::unsupported_version
+                                                           : ErrorCode::corrupt_header;
         EXPECT_EQ(e.code, expected) << "bit " << bit << ": " << e.message;
     }
 }
@@ -172,8 +175,13 @@ TEST(Corruption, FieldsOutOfRangeWithAValidChecksum) {
         EXPECT_EQ(e.code, ErrorCode::corrupt_header) << e.message;
         EXPECT_NE(e.message.find(what), std::string::npos) << e.message;
     };
-    // Bit 0 (captures not stored) is known; every other bit is refused.
-    expect_header_error(with([](Header& h) { h.flags = 2; }), "reserved flag");
+    // Bits 0 (captures not stored) and 1 (threats not stored, version 3
+    // only) are known; every other bit is refused.
+    expect_header_error(with([](Header& h) {
+                            h.format_version = 2;
+                            h.flags = kFlagThreatsNotStored;
+                        }),
+                        "reserved flag");
     expect_header_error(with([](Header& h) { h.flags = kFlagCapturesNotStored | 4; }), "reserved flag");
     expect_header_error(with([](Header& h) { h.flags = 0x80000000u; }), "reserved flag");
     expect_header_error(with([](Header& h) { h.symbol_bits = 3; }), "symbol size");
@@ -201,6 +209,50 @@ TEST(Corruption, FieldsOutOfRangeWithAValidChecksum) {
         reseal_header(damaged);
         expect_header_error(f.expect_open_fails(damaged), "reserved bytes");
     }
+}
+
+// Both flags open in version 3, bit 0 alone in version 2.
+TEST(Corruption, FlagsOfEachVersion) {
+    Fixture f;
+    const auto opens = [&](std::uint32_t version, std::uint32_t flags) {
+        Header h = f.header;
+        h.format_version = version;
+        h.flags = flags;
+        auto edited = f.bytes;
+        const auto encoded = encode_header(h);
+        std::copy(encoded.begin(), encoded.end(), edited.begin());
+        testing::write_bytes(f.bad, edited);
+        auto t = TableFile::open(f.bad, nullptr);
+        return t.ok() && (*t)->header().flags == flags && (*t)->header().format_version == version;
+    };
+    EXPECT_TRUE(opens(3, kFlagCapturesNotStored | kFlagThreatsNotStored));
+    EXPECT_TRUE(opens(3, kFlagThreatsNotStored));
+    EXPECT_TRUE(opens(2, kFlagCapturesNotStored));
+    EXPECT_TRUE(opens(2, 0));
+    EXPECT_FALSE(opens(2, kFlagThreatsNotStored));
+    EXPECT_FALSE(opens(1, kFlagThreatsNotStored));
+}
+
+// The writer writes version 2 on request, and refuses a flag that version
+// does not have.
+TEST(Corruption, WriterWritesVersionTwoOnRequest) {
+    Fixture f;
+    WriterOptions options;
+    options.positions_per_block = 64;
+    options.format_version = 2;
+    TableDescription d = testing::sample_description(Metric::wdl);
+    const Header h = write_table(f.bad, d, std::span(f.table.values), DontCare::bytes(f.table.dont_care), options);
+    auto t = TableFile::open(f.bad, nullptr);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ((*t)->header().format_version, 2u);
+    EXPECT_EQ(h.format_version, 2u);
+    d.flags = kFlagThreatsNotStored;
+    EXPECT_THROW(write_table(f.bad, d, std::span(f.table.values), DontCare::bytes(f.table.dont_care), options),
+                 std::invalid_argument);
+    options.format_version = 1;
+    d.flags = 0;
+    EXPECT_THROW(write_table(f.bad, d, std::span(f.table.values), DontCare::bytes(f.table.dont_care), options),
+                 std::invalid_argument);
 }
 
 // Version 1 files (before the longest win and loss) still open, with those

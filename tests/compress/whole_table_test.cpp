@@ -62,7 +62,7 @@ TEST(WholeTable, ExactTablesRoundTripInBothWidths) {
         EXPECT_EQ(d.material, exact_description().material);
         EXPECT_EQ(d.longest_win, 41);
         EXPECT_EQ(d.longest_loss, -1);
-        EXPECT_EQ(b->header.format_version, kFormatVersion);
+        EXPECT_EQ(b->header.format_version, kDefaultFormatVersion);
     }
     // The probe's reader reads the same files.
     auto t = TableFile::open(dir / "b.raw", nullptr);

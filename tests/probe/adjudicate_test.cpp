@@ -416,12 +416,10 @@ TEST(Adjudicate, LongestWinsComeFromTheTableHeaders) {
         EXPECT_EQ(e->longest_loss, raw.longest_loss) << name;
     }
 
+    // Format 2 tables, whose files set no flag (version 1 has no threat
+    // flag to keep).
     const ScratchDir copy;
-    for (const auto& entry : std::filesystem::directory_iterator(tables())) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind("russian-", 0) == 0 && (name.ends_with(".wdl") || name.ends_with(".dtw")))
-            std::filesystem::copy_file(entry.path(), copy / name);
-    }
+    write_format_two_tables(copy.path());
     {
         // russian-KKvK.wdl as a version 1 file: bytes 108..119 zero, header checksum made valid again.
         std::fstream f(copy / "russian-KKvK.wdl", std::ios::in | std::ios::out | std::ios::binary);

@@ -68,7 +68,7 @@ protected:
         const std::string path = (dir / damaged).string();
         for (std::uint64_t i = 0; i < index.size(); i += step) {
             const Position<Russian> position = index.unrank(i);
-            const bool quiet = !MoveGenerator<Russian>::has_capture(position);
+            const bool quiet = stored_in_its_table(position);
             const dtb_position pos = c_position(position);
             const dtb_value expected = expected_value(raw.value(i));
             dtb_value v{};
@@ -102,10 +102,10 @@ protected:
         write_bytes(dir / name, bytes);
     }
 
-    // A KKvK position the probe must read from the file: no capture to search.
+    // A KKvK position the probe must read from the file.
     dtb_position quiet_position() const {
         for (std::uint64_t i = 0;; ++i)
-            if (!MoveGenerator<Russian>::has_capture(index.unrank(i))) return c_position(index.unrank(i));
+            if (stored_in_its_table(index.unrank(i))) return c_position(index.unrank(i));
     }
 };
 
@@ -186,7 +186,7 @@ TEST_F(Damaged, DamagedDtwFileLeavesWdlProbesAlone) {
     Handle tb(dir.path());
     std::uint64_t wdl_right = 0, dtw_errors = 0;
     for (std::uint64_t i = 0; i < index.size(); i += 5) {
-        if (MoveGenerator<Russian>::has_capture(index.unrank(i))) continue;
+        if (!stored_in_its_table(index.unrank(i))) continue;
         const dtb_position pos = c_position(index.unrank(i));
         const dtb_value expected = expected_value(raw.value(i));
         dtb_value v{};
@@ -220,7 +220,7 @@ TEST_F(Damaged, WrongMagic) {
 
 TEST_F(Damaged, WrongVersion) {
     auto bytes = pristine(target);
-    bytes[8] = 3;  // format_version 3 (newer than this build), header checksum made valid again
+    bytes[8] = compress::kFormatVersion + 1;  // newer than this build; header checksum made valid again
     const std::uint64_t sum = compress::section_checksum({bytes.data(), 120});
     std::memcpy(bytes.data() + 120, &sum, 8);
     write_damaged(target, bytes);
@@ -232,11 +232,22 @@ TEST_F(Damaged, WrongVersion) {
     EXPECT_NE(tb.error().find((dir / target).string()), std::string::npos) << tb.error();
 }
 
+// Format 2 tables still probe, every position as the raw table says.
+TEST_F(Damaged, VersionTwoTablesStillProbe) {
+    write_format_two_tables(dir.path());
+    const auto bytes = read_bytes(dir / target);
+    EXPECT_EQ(bytes[8], 2u);
+    const Tally t = probe_all(target);
+    EXPECT_EQ(t.errors, 0u);
+    EXPECT_EQ(t.right, 2 * index.size());
+}
+
 // A version 1 file (no longest win and loss in its header) still probes:
 // tables written before format version 2 keep working.
 TEST_F(Damaged, VersionOneTablesStillProbe) {
+    write_format_two_tables(dir.path());
     for (const std::string name : {"russian-KKvK.wdl", "russian-KKvK.dtw"}) {
-        auto bytes = pristine(name);
+        auto bytes = read_bytes(dir / name);
         bytes[8] = 1;
         std::fill(bytes.begin() + 108, bytes.begin() + 116, std::uint8_t{0});  // reserved in version 1
         const std::uint64_t sum = compress::section_checksum({bytes.data(), 120});
@@ -266,7 +277,7 @@ TEST_F(Damaged, AnotherTablesFileUnderThisName) {
     Handle tb2(dir.path());
     // A won position needs the DTW file.
     for (std::uint64_t i = 0; i < index.size(); ++i) {
-        if (!is_win(raw.value(i)) || MoveGenerator<Russian>::has_capture(index.unrank(i))) continue;
+        if (!is_win(raw.value(i)) || !stored_in_its_table(index.unrank(i))) continue;
         const dtb_position won = c_position(index.unrank(i));
         EXPECT_EQ(dtb_probe_dtw(tb2, &won, &v), DTB_CORRUPT_TABLE);
         EXPECT_NE(tb2.error().find("another metric"), std::string::npos) << tb2.error();

@@ -3,14 +3,19 @@
 # this very dtb program generated (its stamp is newer than the program):
 # every change to the generator relinks dtb, and then the tables are made
 # again, so the tests always read what this build writes.
-# -DDTC=ON adds the .dtc tables (dtb gen --dtc); -DCOPY_FROM=dir starts from
+# -DDTC=ON adds the .dtc tables (dtb gen --dtc); -DFORMAT=3 writes table
+# format 3 (dtb gen --format 3); -DCOPY_FROM=dir starts from
 # the files another run of this script made (the .dtc work alone is new).
 set(stamp ${DIR}/generated-by-this-dtb.stamp)
 set(what "${SETS}")
 set(extra)
 if(DTC)
-  set(what "${SETS} dtc")
-  set(extra --dtc)
+  set(what "${what} dtc")
+  list(APPEND extra --dtc)
+endif()
+if(FORMAT)
+  set(what "${what} format ${FORMAT}")
+  list(APPEND extra --format ${FORMAT})
 endif()
 if(EXISTS ${stamp} AND NOT ${DTB} IS_NEWER_THAN ${stamp})
   file(READ ${stamp} made)

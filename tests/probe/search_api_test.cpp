@@ -231,7 +231,7 @@ protected:
         std::size_t refused = 0;
         for (std::uint64_t i = 0; i < index.size(); ++i) {
             const Position<Russian> position = index.unrank(i);
-            const bool needs_table = !MoveGenerator<Russian>::has_capture(position);
+            const bool needs_table = stored_in_its_table(position);
             const dtb_position pos = c_position(position);
             const dtb_value expected = expected_value(raw.value(i));
             dtb_value v{};

@@ -18,6 +18,7 @@
 #include "gen/raw_table.hpp"
 #include "rules/notation.hpp"
 #include "tables/position_index.hpp"
+#include "tables/stored_positions.hpp"
 #include "tables/values.hpp"
 #include "tests/scratch_dir.hpp"
 
@@ -26,8 +27,10 @@ namespace dtb::probe_test {
 // Builds whatever is missing of the tables of `variant` up to `pieces` in
 // `dir` (nothing when the CTest fixture has built them already) and
 // returns `dir`.
-inline std::filesystem::path ensure_tables(const std::filesystem::path& dir, VariantId variant, int pieces) {
+inline std::filesystem::path ensure_tables(const std::filesystem::path& dir, VariantId variant, int pieces,
+                                           std::uint32_t format_version = GenerateOptions{}.format_version) {
     GenerateOptions o;
+    o.format_version = format_version;
     o.variant = variant;
     o.max_pieces = pieces;
     o.dir = dir;
@@ -50,15 +53,30 @@ inline void make_adjudication_tables(const std::filesystem::path& dir) {
     generate_tables(o, log);
 }
 
-// Russian up to 4 pieces, international and Brazilian up to 3, in one
-// directory: the small set the quick tests use (DTB_SMALL_TABLES is set by
+// Whether a probe of `pos` reads its own table: the files store it (no
+// capture to search, and not a threat position format 3 leaves out).
+template <class V>
+bool stored_in_its_table(const Position<V>& pos) {
+    return !MoveGenerator<V>::has_capture(pos) && !is_unstored_threat(pos);
+}
+
+// Russian tables up to 4 pieces in format 2 (threat positions stored), as
+// a writer before format 3 made them, in `dir`.
+inline void write_format_two_tables(const std::filesystem::path& dir) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().filename().string().starts_with("russian-")) std::filesystem::remove(entry.path());
+    ensure_tables(dir, VariantId::Russian, 4, 2);
+}
+
+// Russian up to 4 pieces, international and Brazilian up to 3, in table
+// format 3, in one directory: the small set the quick tests use (DTB_SMALL_TABLES is set by
 // CMake, whose fixture makes the same set).
 inline std::filesystem::path small_tables() {
     static std::once_flag once;
     std::call_once(once, [] {
-        ensure_tables(DTB_SMALL_TABLES, VariantId::Russian, 4);
-        ensure_tables(DTB_SMALL_TABLES, VariantId::International, 3);
-        ensure_tables(DTB_SMALL_TABLES, VariantId::Brazilian, 3);
+        ensure_tables(DTB_SMALL_TABLES, VariantId::Russian, 4, 3);
+        ensure_tables(DTB_SMALL_TABLES, VariantId::International, 3, 3);
+        ensure_tables(DTB_SMALL_TABLES, VariantId::Brazilian, 3, 3);
     });
     return DTB_SMALL_TABLES;
 }

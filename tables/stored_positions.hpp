@@ -1,0 +1,43 @@
+// Which positions a table file leaves out, decided here once for the writer,
+// the generator's readers, the verifier and the probe (docs/FORMAT.md,
+// "Positions not stored"). A position left out is don't-care in the file:
+// its stored symbol means nothing, and its value comes from a search.
+//
+//   - capture positions (the side to move must capture): left out of every
+//     .wdl, .dtw and .dtc file. Their captures are searched; each takes a
+//     piece, so the search ends in smaller tables.
+//   - threat positions (format 3, flag kFlagThreatsNotStored): the side to
+//     move has no capture but the other side has one, and every move leads
+//     to a capture position or to a position where the side that just
+//     moved threatens nothing. One ply of search finds the value from
+//     stored positions and capture positions only, never from another
+//     threat position, so it never recurses through the same table.
+//     Threat positions are about a sixth of a table and their values are
+//     much less regular than their neighbours': leaving them out makes
+//     Russian <= 5 WDL files 29% and DTW files 19% smaller.
+#pragma once
+
+#include "rules/movegen.hpp"
+#include "rules/position.hpp"
+
+namespace dtb {
+
+// Whether the side not to move could capture, were it its turn.
+template <class V>
+bool other_side_can_capture(const Position<V>& pos) {
+    return pos.side_to_move == White ? MoveGenerator<V>::template has_capture_for<Black>(pos)
+                                     : MoveGenerator<V>::template has_capture_for<White>(pos);
+}
+
+// Whether a format 3 table with kFlagThreatsNotStored leaves `pos` out as a
+// threat position. `pos` must have no capture for its side to move.
+template <class V>
+bool is_unstored_threat(const Position<V>& pos) {
+    if (!other_side_can_capture(pos)) return false;
+    return MoveGenerator<V>::all_plain_moves(pos, [&](const Move& m) {
+        const Position<V> next = pos.after(m);
+        return MoveGenerator<V>::has_capture(next) || !other_side_can_capture(next);
+    });
+}
+
+}  // namespace dtb
