@@ -5,7 +5,13 @@ the bytes this dtb writes (run it after a change to the table format):
 
     dtb gen --variant russian --pieces 3 --dir DIR
     dtb gen --variant international --pieces 3 --dir DIR
-    tests/fuzz/make_table_seeds.py DIR
+    dtb gen --variant russian --pieces 3 --dir DIR3 --format 3
+    dtb gen --variant international --pieces 3 --dir DIR3 --format 3
+    tests/fuzz/make_table_seeds.py DIR DIR3
+
+DIR3, the same tables in table format 3 (threat positions left out), is
+optional: its files become seeds too ("format3-..."), valid tables with
+other bytes than the target's reference tables, which must answer alike.
 
 A seed is one selector byte (which name the target writes the file under,
 kNames in table_fuzzer.cpp; the high bit: recompute the checksums) and then
@@ -20,7 +26,7 @@ REPAIR = 0x80
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     src = pathlib.Path(sys.argv[1])
     dst = pathlib.Path(__file__).resolve().parent / "corpus" / "table"
@@ -32,6 +38,9 @@ def main():
 
     for i, name in enumerate(NAMES):
         seed("valid-" + name, i, table[name])
+    if len(sys.argv) == 3:
+        for i, name in enumerate(NAMES):
+            seed("format3-" + name, i, (pathlib.Path(sys.argv[2]) / name).read_bytes())
     # Valid tables under another table's name: the probe must refuse them.
     seed("renamed-russian-KKvK.wdl-as-dtw", 1, table["russian-KKvK.wdl"])
     seed("renamed-international-KKvK.dtw-as-russian", 1, table["international-KKvK.dtw"])
