@@ -32,9 +32,9 @@ std::vector<Case> cases(VariantId variant, int pieces) {
 }
 
 std::filesystem::path agreement_tables() {
-    ensure_tables(DTB_AGREEMENT_TABLES, VariantId::Russian, 5, 3);
-    ensure_tables(DTB_AGREEMENT_TABLES, VariantId::International, 4, 3);
-    ensure_tables(DTB_AGREEMENT_TABLES, VariantId::Brazilian, 4, 3);
+    ensure_tables(DTB_AGREEMENT_TABLES, VariantId::Russian, 5);
+    ensure_tables(DTB_AGREEMENT_TABLES, VariantId::International, 4);
+    ensure_tables(DTB_AGREEMENT_TABLES, VariantId::Brazilian, 4);
     return DTB_AGREEMENT_TABLES;
 }
 
