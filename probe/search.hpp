@@ -171,6 +171,7 @@ private:
             auto table = find_table(sig, m);
             if (!table) return table.take_error();
             flags |= (*table)->file->header().flags;
+            if (metric == compress::Metric::wdl) break;  // one file to ask
         }
         return (flags & compress::kFlagThreatsNotStored) != 0 && is_unstored_threat(pos);
     }
