@@ -70,7 +70,8 @@ public:
         // Whether the files leave out `pos`, which has no capture for its
         // side to move: a threat position of a table that does not store them.
         bool left_out(const Position<V>& pos) const {
-            return other_side_can_capture(pos) && tables_.find(signature_of(pos)).threats_left_out &&
+            // The flag first: format 2 tables, the default, then cost no capture test.
+            return tables_.find(signature_of(pos)).threats_left_out && other_side_can_capture(pos) &&
                    is_unstored_threat(pos);
         }
 

@@ -39,7 +39,7 @@ struct TableLayout {
     std::uint32_t index_version = 0;
     LongestValues longest;
     // Don't-care positions: those the files leave out (capture positions,
-    // and threat positions when threats_not_stored), and in the DTW file
+    // and threat positions in format 3), and in the DTW file
     // the draws too (the WDL file tells them).
     const Bitmap* wdl_dont_care = nullptr;
     const Bitmap* dtw_dont_care = nullptr;
