@@ -71,8 +71,7 @@ public:
         // side to move: a threat position of a table that does not store them.
         bool left_out(const Position<V>& pos) const {
             // The flag first: format 2 tables, the default, then cost no capture test.
-            return tables_.find(signature_of(pos)).threats_left_out && other_side_can_capture(pos) &&
-                   is_unstored_threat(pos);
+            return tables_.find(signature_of(pos)).threats_left_out && is_unstored_threat(pos);
         }
 
         // The value stored for `normal` (White to move, no capture, stored).

@@ -173,7 +173,7 @@ private:
             flags |= (*table)->file->header().flags;
             if (metric == compress::Metric::wdl) break;  // one file to ask
         }
-        return (flags & compress::kFlagThreatsNotStored) != 0 && is_unstored_threat(pos);
+        return (flags & compress::kFlagThreatsNotStored) != 0 && moves_leave_no_threat_position(pos);
     }
 
     // The entry and its WDL (-1, 0, 1), from the WDL file.
