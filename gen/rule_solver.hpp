@@ -630,7 +630,10 @@ private:
     // scratch holds T so, a third of the packed values' memory; the order of
     // the value rule and the step one ply back are looked up.
     using Code = std::uint8_t;
-    static constexpr Code kDrawCode = 0, kWinNowCode = 1, kLostNowCode = 2;
+    static constexpr Code kDrawCode = 0, kWinNowCode = 1, kLostNowCode = 2, kLossInOneCode = 4;
+    static constexpr Code win_code(int plies) { return Code(2 * plies - 1); }
+    static constexpr Code loss_code(int plies) { return Code(2 * plies + 2); }
+    static constexpr bool is_loss_code(Code c) { return c != kDrawCode && c % 2 == 0; }
     struct CodeTables {
         std::array<int, 256> order{};          // order_key of the value
         std::array<std::int16_t, 256> back{};  // the code of before(), or -1 where it does not fit
@@ -901,8 +904,13 @@ private:
     struct DtcScratch {
         std::vector<Code> exits, next, own;
         Code* value = nullptr;  // `own`, or the level's values where the block is solved in place
-        Bitmap captures, movers, changed, candidates;  // movers: has a king move
-        std::atomic<bool> too_long{false};             // a value T's byte cannot hold
+        // movers: has a king move. By distance (solve_dtc_by_distance):
+        // next counts each position's king moves down, movers marks the
+        // settled positions, front those settled at the distance being
+        // passed on, changed and candidates those that win and lose at the
+        // next distance.
+        Bitmap captures, movers, changed, candidates, front;
+        std::atomic<bool> too_long{false};  // a value T's byte cannot hold
     };
 
     // T of a block's positions. With the king-move count, by its layers b
@@ -948,15 +956,21 @@ private:
             for (std::uint64_t l = 0; l < n; ++l)
                 errors.run([&] {
                     const Position<V> pos = cursors.at(b, l);
-                    bool capture = false, king_moves = false;
+                    bool capture = false;
+                    int king_moves = 0;
                     w.exits[l] = fit(code_or_none(
                         Timed::unpack(exits_of(pair, b.parts[b.part_of(l)].side, above, pos, capture, king_moves))));
                     if (capture) w.captures.set(l);
                     if (king_moves) w.movers.set(l);
+                    if (layered) w.next[l] = Code(king_moves);  // at most 4 kings x 17 squares
                     w.value[l] = king_moves ? better_code(w.exits[l], kDrawCode) : w.exits[l];
                 });
         }
         errors.rethrow();
+        if (layered && !counts.to_conversion()) {
+            solve_dtc_by_distance(sides, b, w, counts.king_move_limit, parallel);
+            return;
+        }
         // ...unless it leaves the other side no move at all (a position
         // with no move never changes: it has no king move).
         if (layered) {
@@ -1033,12 +1047,90 @@ private:
                                      "'s pair: a distance to conversion longer than a .dtc symbol holds (128 plies)");
     }
 
+    // T where the king-move count is the binding count (it starts again at
+    // every move that leaves the block): the game without the count, solved
+    // in order of distance and cut at the count's plies. Every ply of a line
+    // but its last is a king move that spends a ply of the count, and the
+    // last may be made with the count at its limit less one, so a line of d
+    // plies fits the count exactly when d is at most the limit: the value
+    // with a fresh count is the value without it where its distance fits,
+    // else a draw (docs/VALUES.md 5). Each position is settled once, at its
+    // distance: a win when one of its king moves reaches a loss, a loss when
+    // the last of its king moves (counted down in w.next) reaches a win and
+    // its exits lose as well. Positions never settled are draws. On entry
+    // the exits, captures and king-move counts are known.
+    void solve_dtc_by_distance(const std::vector<MaterialSignature>& sides, const Block& b, DtcScratch& w, int limit,
+                               bool parallel) const {
+        const std::uint64_t n = b.size(), words = w.captures.word_count();
+        Bitmap& settled = w.movers;
+        Bitmap &wins = w.changed, &losses = w.candidates;
+        settled.clear();
+        wins = Bitmap(n);
+        losses = Bitmap(n);
+        w.front = Bitmap(n);
+        // Distances 0 and 1 from the exits: no move at all, or an exit that
+        // wins (nothing wins sooner), or no king move and an exit that loses.
+#pragma omp parallel for schedule(static) if (parallel)
+        for (std::uint64_t x = 0; x < words; ++x)
+            for (std::uint64_t l = x * 64; l < std::min(n, x * 64 + 64); ++l) {
+                const Code e = w.exits[l];
+                const bool king_moves = w.next[l] > 0 && !w.captures.test(l);
+                w.value[l] = kDrawCode;
+                if (e == kLostNowCode && !king_moves) {
+                    w.value[l] = kLostNowCode;
+                    settled.set(l);
+                    w.front.set(l);
+                } else if (e == kWinNowCode) {
+                    wins.set(l);
+                } else if (e == kLossInOneCode && !king_moves) {
+                    losses.set(l);
+                }
+            }
+        for (int d = 0; d < limit; ++d) {
+            // Pass on what the positions settled at d tell their king-move
+            // predecessors (a capture position has no king move).
+#pragma omp parallel if (parallel)
+            {
+                Cursors cursors(*this, sides);
+#pragma omp for schedule(dynamic, 64)
+                for (std::uint64_t x = 0; x < words; ++x)
+                    for (int j : bits_of{w.front.word(x)}) {
+                        const std::uint64_t q = x * 64 + std::uint64_t(j);
+                        const bool lost = is_loss_code(w.value[q]);
+                        for_each_king_predecessor(sides, b, q, cursors, [&](std::uint64_t p) {
+                            if (w.captures.test(p) || settled.test(p)) return;
+                            if (lost)
+                                wins.set(p);
+                            else if (std::atomic_ref<Code>(w.next[p]).fetch_sub(1, std::memory_order_relaxed) == 1 &&
+                                     is_loss_code(w.exits[p]))
+                                losses.set(p);
+                        });
+                    }
+            }
+            // Settle those at d + 1.
+            std::uint64_t settled_now = 0;
+#pragma omp parallel for schedule(static) reduction(+ : settled_now) if (parallel)
+            for (std::uint64_t x = 0; x < words; ++x) {
+                const std::uint64_t won = wins.word(x) & ~settled.word(x);
+                const std::uint64_t lost = losses.word(x) & ~won & ~settled.word(x);
+                for (int j : bits_of{won}) w.value[x * 64 + std::uint64_t(j)] = win_code(d + 1);
+                for (int j : bits_of{lost}) w.value[x * 64 + std::uint64_t(j)] = loss_code(d + 1);
+                w.front.word(x) = won | lost;
+                settled.word(x) |= won | lost;
+                wins.word(x) = 0;
+                losses.word(x) = 0;
+                settled_now += std::uint64_t(popcount(won | lost));
+            }
+            if (settled_now == 0) break;
+        }
+    }
+
     // The best of the moves of `pos` that leave its block (or end the game),
-    // packed; whether it must capture, and whether it has king moves. A
+    // packed; whether it must capture, and how many king moves it has. A
     // move that leaves the other side no move needs no test: that position
     // is stored lost at once, and its value gives a win in 1.
     std::int16_t exits_of(const std::vector<const Table*>& pair, std::size_t side, const LevelValues* above,
-                          const Position<V>& pos, bool& capture, bool& king_moves) const {
+                          const Position<V>& pos, bool& capture, int& king_moves) const {
         const Table& t = *pair[side];
         MoveList moves;
         capture = Gen::has_capture(pos);
@@ -1046,7 +1138,7 @@ private:
             Gen::generate(pos, moves);
         } else {
             Gen::generate_man_moves(pos, moves);
-            king_moves = Gen::count_king_moves(pos) > 0;
+            king_moves = Gen::count_king_moves(pos);
         }
         const std::optional<Color> stronger = t.lone ? lone_king_opponent(pos) : std::nullopt;
         std::int16_t best = kNoMove;
