@@ -225,9 +225,10 @@ public:
     // memory, two levels (a byte and a bit a position, a byte more where a
     // lone-king count runs). Besides, each thread's window on the tables it
     // converts into, and the scratch of the largest block: T's exits,
-    // values and next layer (a byte each; the values are the level's own
-    // where one block is the whole level) and four bitmaps, or W's exits,
-    // two layers and least r (a byte each) and four bitmaps.
+    // values, next layer and king moves left (a byte each; the values are
+    // the level's own where one block is the whole level) and five
+    // bitmaps, or W's exits, king moves (of the position and of the slot
+    // still to be answered) and least r (a byte each) and four bitmaps.
     std::uint64_t memory_bound(const MaterialSignature& key, bool whole) const {
         const std::vector<MaterialSignature> sides = sides_of(key);
         std::uint64_t values =
@@ -248,9 +249,11 @@ public:
             return values + slots * (3 * kR + 2);
         }
         const std::uint64_t block = levels.largest_block(block_positions_);
-        const bool layered = first.counts.king_move_limit < kNoLimit;
+        // The king moves left, and where the layers are solved (a count
+        // that starts again at a capture or crowning binds) the next layer.
+        const int layer_bytes = first.counts.king_move_limit >= kNoLimit ? 0 : first.counts.to_conversion() ? 2 : 1;
         const std::uint64_t dtc =
-            block * (1 + (layered ? 1 : 0) + (levels.one_block(levels.count() - 1) ? 0 : 1)) + block / 2;
+            block * (1 + std::uint64_t(layer_bytes) + (levels.one_block(levels.count() - 1) ? 0 : 1)) + block * 5 / 8;
         const std::uint64_t lone = first.lone ? block * slots_per_position(first) * 6 : 0;
         return values + std::max(dtc, lone);
     }
@@ -634,6 +637,7 @@ private:
     static constexpr Code win_code(int plies) { return Code(2 * plies - 1); }
     static constexpr Code loss_code(int plies) { return Code(2 * plies + 2); }
     static constexpr bool is_loss_code(Code c) { return c != kDrawCode && c % 2 == 0; }
+    static constexpr bool is_win_code(Code c) { return c % 2 == 1; }
     struct CodeTables {
         std::array<int, 256> order{};          // order_key of the value
         std::array<std::int16_t, 256> back{};  // the code of before(), or -1 where it does not fit
@@ -902,7 +906,7 @@ private:
     static constexpr std::int16_t kNoMove = -1;  // Timed{-1, 0}: lost at once
 
     struct DtcScratch {
-        std::vector<Code> exits, next, own;
+        std::vector<Code> exits, next, own, king_moves_left;
         Code* value = nullptr;  // `own`, or the level's values where the block is solved in place
         // movers: has a king move. By distance (solve_dtc_by_distance):
         // next counts each position's king moves down, movers marks the
@@ -914,10 +918,9 @@ private:
     };
 
     // T of a block's positions. With the king-move count, by its layers b
-    // from the limit down: in the last a king move ends the game drawn, and
-    // each layer reads the one above. Only the positions one king move
-    // before a value that changed are computed again; a layer that changes
-    // nothing ends the block (every layer below would be the same). Without
+    // from the limit down (solve_dtc_layers): in the last a king move ends
+    // the game drawn, and each layer reads the one above; or, where that
+    // count is the binding one, by distance (solve_dtc_by_distance). Without
     // that count one side has no kings: its moves all leave the block, and
     // the other side's king moves lead to it.
     // `in_place`: the level's values, where the block is the whole level in
@@ -1000,51 +1003,102 @@ private:
                         w.value[l] = recompute(l, cursors);
             }
         } else {
-            w.changed = Bitmap(n);
-            w.candidates = Bitmap(n);
-            for (std::uint64_t l = 0; l < n; ++l)
-                if (w.value[l] != kDrawCode) w.changed.set(l);  // the last layer's readers took a draw
-            for (int layer = counts.king_move_limit - 2; layer >= 0; --layer) {
-                bool any = false;
-                for (const std::uint64_t word : w.changed.words()) any = any || word != 0;
-                if (!any) break;
-                w.candidates.clear();
-                const std::uint64_t words = w.changed.word_count();
-#pragma omp parallel if (parallel)
-                {
-                    Cursors cursors(*this, sides);
-#pragma omp for schedule(dynamic, 64)
-                    for (std::uint64_t x = 0; x < words; ++x)
-                        for (int j : bits_of{w.changed.word(x)})
-                            for_each_king_predecessor(sides, b, x * 64 + std::uint64_t(j), cursors,
-                                                      [&](std::uint64_t p) { w.candidates.set(p); });
-#pragma omp for schedule(dynamic, 64)
-                    for (std::uint64_t x = 0; x < words; ++x)
-                        for (int j : bits_of{w.candidates.word(x) & ~w.captures.word(x)}) {
-                            const std::uint64_t l = x * 64 + std::uint64_t(j);
-                            w.next[l] = recompute(l, cursors);
-                        }
-#pragma omp for schedule(static)
-                    for (std::uint64_t x = 0; x < words; ++x) {
-                        std::uint64_t changed = 0;
-                        for (int j : bits_of{w.candidates.word(x) & ~w.captures.word(x)}) {
-                            const std::uint64_t l = x * 64 + std::uint64_t(j);
-                            if (w.next[l] != w.value[l]) changed |= bit(j);
-                        }
-                        w.changed.word(x) = changed;
-                    }
-#pragma omp for schedule(static)
-                    for (std::uint64_t x = 0; x < words; ++x)
-                        for (int j : bits_of{w.changed.word(x)}) {
-                            const std::uint64_t l = x * 64 + std::uint64_t(j);
-                            w.value[l] = w.next[l];
-                        }
-                }
-            }
+            solve_dtc_layers(sides, b, w, counts.king_move_limit, parallel, fit, recompute);
         }
         if (w.too_long)
             throw std::runtime_error("rule solver: " + sides[0].name() +
                                      "'s pair: a distance to conversion longer than a .dtc symbol holds (128 plies)");
+    }
+
+    // T's layers b from the count's limit down, the last one (b = limit - 1)
+    // in w.value, king moves counted in w.next. From one layer to the next a
+    // position's outcome, once decided, stays, and its distance only shortens
+    // (more plies of the count only let the winner win sooner), so a
+    // position is computed again only where that can change its value:
+    //   - a successor became a loss or lost sooner: a win one ply longer is
+    //     offered to its predecessors, which take it where it is better;
+    //   - a successor became a win: its predecessors have one king move fewer
+    //     that does not lose (counted down), and one with none left is
+    //     computed again;
+    //   - a successor won sooner: its predecessors that lose are computed
+    //     again (the longest defence may be shorter).
+    // A layer that changes nothing ends the block: every layer under it
+    // would be the same.
+    template <class Fit, class Recompute>
+    void solve_dtc_layers(const std::vector<MaterialSignature>& sides, const Block& b, DtcScratch& w, int limit,
+                          bool parallel, const Fit& fit, const Recompute& recompute) const {
+        const std::uint64_t n = b.size(), words = w.captures.word_count();
+        w.king_moves_left.swap(w.next);
+        w.next.assign(w.value, w.value + n);
+        Bitmap &changed = w.changed, &again = w.candidates, &touched = w.front, &newly_won = w.movers;
+        changed = Bitmap(n);
+        again = Bitmap(n);
+        touched = Bitmap(n);
+        newly_won.clear();
+        // The last layer's readers took a draw: a value that is not one changed.
+        for (std::uint64_t x = 0; x < words; ++x)
+            for (std::uint64_t l = x * 64; l < std::min(n, x * 64 + 64); ++l)
+                if (w.value[l] != kDrawCode) {
+                    changed.set(l);
+                    if (is_win_code(w.value[l])) newly_won.set(l);
+                }
+        const auto offer = [&](std::uint64_t p, Code v) {
+            std::atomic_ref<Code> at(w.next[p]);
+            Code seen = at.load(std::memory_order_relaxed);
+            while (kCodes.order[v] > kCodes.order[seen] &&
+                   !at.compare_exchange_weak(seen, v, std::memory_order_relaxed)) {
+            }
+        };
+        for (int layer = limit - 2; layer >= 0; --layer) {
+            bool any = false;
+            for (const std::uint64_t word : changed.words()) any = any || word != 0;
+            if (!any) break;
+#pragma omp parallel if (parallel)
+            {
+                Cursors cursors(*this, sides);
+#pragma omp for schedule(dynamic, 64)
+                for (std::uint64_t x = 0; x < words; ++x)
+                    for (int j : bits_of{changed.word(x)}) {
+                        const std::uint64_t q = x * 64 + std::uint64_t(j);
+                        const Code v = w.value[q];
+                        const bool lost = is_loss_code(v), won_now = newly_won.test(q);
+                        const Code back = lost ? fit(kCodes.back[v]) : kDrawCode;
+                        for_each_king_predecessor(sides, b, q, cursors, [&](std::uint64_t p) {
+                            if (w.captures.test(p)) return;
+                            if (lost) {
+                                offer(p, back);
+                                touched.set(p);
+                            } else if (won_now ? std::atomic_ref<Code>(w.king_moves_left[p])
+                                                         .fetch_sub(1, std::memory_order_relaxed) == 1
+                                               : is_loss_code(w.value[p])) {
+                                again.set(p);
+                                touched.set(p);
+                            }
+                        });
+                    }
+#pragma omp for schedule(dynamic, 64)
+                for (std::uint64_t x = 0; x < words; ++x)
+                    for (int j : bits_of{again.word(x)}) {
+                        const std::uint64_t l = x * 64 + std::uint64_t(j);
+                        w.next[l] = recompute(l, cursors);
+                    }
+#pragma omp for schedule(static)
+                for (std::uint64_t x = 0; x < words; ++x) {
+                    std::uint64_t now = 0, won = 0;
+                    for (int j : bits_of{touched.word(x)}) {
+                        const std::uint64_t l = x * 64 + std::uint64_t(j);
+                        if (w.next[l] == w.value[l]) continue;
+                        now |= bit(j);
+                        if (w.value[l] == kDrawCode && is_win_code(w.next[l])) won |= bit(j);
+                        w.value[l] = w.next[l];
+                    }
+                    changed.word(x) = now;
+                    newly_won.word(x) = won;
+                    touched.word(x) = 0;
+                    again.word(x) = 0;
+                }
+            }
+        }
     }
 
     // T where the king-move count is the binding count (it starts again at
@@ -1176,6 +1230,7 @@ private:
         Bitmap valid, ours;                               // per slot: a lone-king position; the stronger side to move
         Bitmap dead;                                      // per position: the side to move has no move
         Bitmap capture;                                   // per position: the side to move must capture
+        std::vector<std::uint8_t> king_moves;             // per position: its king moves (none where it must capture)
         std::vector<std::int8_t> exits;                   // per slot: the best of the moves leaving, by r (exit_at)
         std::vector<std::int8_t> value, next;             // per slot, or slot * kR + r
         std::vector<std::uint8_t> least_win, least_loss;  // per slot: the least r that wins, that loses
@@ -1210,77 +1265,94 @@ private:
     static std::uint64_t slots_per_position(const Table& t) { return t.both_lone ? 2 : 1; }
 
     // W(p, r) for r = 1..16 of a block, the stronger side's wdl. Its moves
-    // lead to r - 1, the lone king's keep r: layer r needs r - 1 only, first
-    // the stronger side to move, then the lone king. A man move (the
-    // stronger side's) leads to the level above, whose W is read from what
-    // it stores (least_win, least_loss). After r = 1, a slot is computed
-    // again only where what it reads changed: its exits at r, or a move's
-    // successor in the phase before (at r = 1 the stronger side's moves
-    // read 0, the count's last move; the values start at 0).
+    // lead to r - 1, the lone king's keep r: phase r reads phase r - 1,
+    // first the stronger side to move, then the lone king, which reads the
+    // stronger side's phase r. A man move (the stronger side's) leads to
+    // the level above, whose W is read from what it stores (least_win,
+    // least_loss). W is monotone in r: once a slot wins or loses it does so
+    // for every larger r, so each slot is decided once, at the least r, the
+    // way a retrograde solver settles a position at its distance:
+    //   - the side to move wins as soon as one move wins (an exit at r, or
+    //     a king move into a slot decided so in the phase before), which is
+    //     offered to the predecessors of each slot as it is decided;
+    //   - it loses when every move loses: its king moves into slots not yet
+    //     decided so are counted down (w.value), and a slot with none left
+    //     loses from the phase where its exits lose too.
+    // At r = 1 the stronger side's king moves read 0 (the count's last move
+    // did not win), except a move that leaves the lone king no move at all.
     void solve_lone_block(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w,
                           const LevelValues* above) const {
         const Table& t = table(sides[0]);
         const std::uint64_t per = slots_per_position(t), slots = b.size() * per, words = (slots + 63) / 64;
         const bool parallel = slots >= kParallelPositions;
         prepare_lone(sides, b, w, above, false);
+        // The king moves of each slot not yet known to be answered by the
+        // other side's win (the mover's best is then worse).
         w.value.assign(slots, 0);
-        w.next.assign(slots, 0);
+        for (std::uint64_t k = 0; k < slots; ++k) w.value[k] = std::int8_t(w.king_moves[k / per]);
         w.least_win.assign(slots, kNever);
         w.least_loss.assign(slots, kNever);
-        Bitmap changed(slots), candidates(slots);
+        // Offered: the slots one of whose moves gives the side to move its
+        // win (by the value's sign: the stronger side to move wins, the
+        // lone king's makes the stronger side lose) in the coming phase;
+        // decided: those decided in the phase just done.
+        Bitmap offered(slots), decided(slots);
+        const auto predecessors = [&](std::uint64_t q, Cursors& cursors, auto&& f) {
+            // The mover of the move into q: the other orientation.
+            const std::uint64_t o = per == 2 ? 1 - q % 2 : 0;
+            for_each_king_predecessor(sides, b, q / per, cursors, [&](std::uint64_t p) {
+                if (!w.capture.test(p)) f(p * per + o);
+            });
+        };
+        // A stronger side's king move that leaves the lone king no move
+        // wins with any count: offered from the start.
+        {
+            Cursors cursors(*this, sides);
+            for (std::uint64_t q = 0; q < slots; ++q)
+                if (w.valid.test(q) && !w.ours.test(q) && w.dead.test(q / per))
+                    predecessors(q, cursors, [&](std::uint64_t p) { offered.set(p); });
+        }
         for (int r = 1; r <= kMaxLoneMoves; ++r)
             for (const bool stronger_moves : {true, false}) {
-                const int left = stronger_moves ? r - 1 : r;
-                const auto of_this_phase = [&](std::uint64_t k) {
-                    return w.valid.test(k) && w.ours.test(k) == stronger_moves;
-                };
 #pragma omp parallel if (parallel)
                 {
-                    Cursors cursors(*this, sides);
-                    if (r > 1) {
-#pragma omp for schedule(dynamic, 64)
-                        for (std::uint64_t x = 0; x < words; ++x) {
-                            std::uint64_t mine = 0;
-                            for (std::uint64_t k = x * 64; k < std::min(slots, x * 64 + 64); ++k)
-                                if (of_this_phase(k) && exit_at(w.exits[k], r) != exit_at(w.exits[k], r - 1))
-                                    mine |= bit(int(k % 64));
-                            candidates.word(x) = mine;
-                        }
-#pragma omp for schedule(dynamic, 64)
-                        for (std::uint64_t x = 0; x < words; ++x)
-                            for (int j : bits_of{changed.word(x)}) {
-                                const std::uint64_t q = x * 64 + std::uint64_t(j);
-                                // The mover of the move into q: the other orientation.
-                                const std::uint64_t o = per == 2 ? 1 - q % 2 : 0;
-                                for_each_king_predecessor(sides, b, q / per, cursors,
-                                                          [&](std::uint64_t p) { candidates.set(p * per + o); });
-                            }
-                    }
-#pragma omp for schedule(dynamic, 64)
-                    for (std::uint64_t x = 0; x < words; ++x) {
-                        const std::uint64_t mask = r == 1 ? ~std::uint64_t{0} : candidates.word(x);
-                        for (int j : bits_of{mask}) {
-                            const std::uint64_t k = x * 64 + std::uint64_t(j);
-                            if (k >= slots || !of_this_phase(k)) continue;
-                            w.next[k] =
-                                lone_value(w, per, k, r, king_successors(sides, b, w, k / per, cursors),
-                                           [&](std::uint64_t q) { return left == 0 ? std::int8_t(0) : w.value[q]; });
-                        }
-                    }
+                    // Decide the slots of this phase.
 #pragma omp for schedule(static)
                     for (std::uint64_t x = 0; x < words; ++x) {
-                        const std::uint64_t mask = r == 1 ? ~std::uint64_t{0} : candidates.word(x);
-                        std::uint64_t diff = 0;
-                        for (int j : bits_of{mask}) {
-                            const std::uint64_t k = x * 64 + std::uint64_t(j);
-                            if (k >= slots || !of_this_phase(k) || w.next[k] == w.value[k]) continue;
-                            diff |= bit(j);
-                            w.value[k] = w.next[k];
-                            std::uint8_t& least = w.value[k] > 0 ? w.least_win[k] : w.least_loss[k];
-                            if (w.value[k] != 0 && least == kNever) least = std::uint8_t(r);
+                        std::uint64_t now = 0;
+                        for (std::uint64_t k = x * 64; k < std::min(slots, x * 64 + 64); ++k) {
+                            if (!w.valid.test(k) || w.ours.test(k) != stronger_moves) continue;
+                            if (w.least_win[k] != kNever || w.least_loss[k] != kNever) continue;
+                            const int exit = exit_at(w.exits[k], r);
+                            // The mover's own win, and every move lost (no exit counts as lost).
+                            const int mine = stronger_moves ? 1 : -1;
+                            const bool wins = offered.test(k) || exit == mine;
+                            const bool loses = !wins && w.value[k] == 0 && (exit == kNone || exit == -mine);
+                            if (!wins && !loses) continue;
+                            const int stronger = wins ? mine : -mine;
+                            (stronger > 0 ? w.least_win[k] : w.least_loss[k]) = std::uint8_t(r);
+                            now |= bit(int(k % 64));
                         }
-                        changed.word(x) = diff;
+                        decided.word(x) = now;
+                        offered.word(x) = 0;
                     }
+                    // Tell their predecessors (the other phase: the lone
+                    // king's at this r, the stronger side's at r + 1).
+                    Cursors cursors(*this, sides);
+#pragma omp for schedule(dynamic, 64)
+                    for (std::uint64_t x = 0; x < words; ++x)
+                        for (int j : bits_of{decided.word(x)}) {
+                            const std::uint64_t q = x * 64 + std::uint64_t(j);
+                            // The predecessor's mover wins where q's mover lost.
+                            const bool mover_lost =
+                                stronger_moves ? w.least_loss[q] != kNever : w.least_win[q] != kNever;
+                            predecessors(q, cursors, [&](std::uint64_t p) {
+                                if (mover_lost)
+                                    offered.set(p);
+                                else
+                                    std::atomic_ref<std::int8_t>(w.value[p]).fetch_sub(1, std::memory_order_relaxed);
+                            });
+                        }
                 }
             }
     }
@@ -1402,6 +1474,7 @@ private:
         w.exits.assign(slots, kNoExit);
         w.dead = Bitmap(b.size());
         w.capture = Bitmap(b.size());
+        w.king_moves.assign(b.size(), 0);
         ParallelErrors errors;
 #pragma omp parallel if (parallel)
         {
@@ -1411,7 +1484,10 @@ private:
                 errors.run([&] {
                     const Position<V> pos = cursors.at(b, l);
                     if (Gen::count(pos) == 0) w.dead.set(l);
-                    if (Gen::has_capture(pos)) w.capture.set(l);
+                    if (Gen::has_capture(pos))
+                        w.capture.set(l);
+                    else
+                        w.king_moves[l] = std::uint8_t(Gen::count_king_moves(pos));
                     for (const bool stronger_to_move : {true, false}) {
                         const Color stronger = stronger_to_move ? pos.side_to_move : opponent(pos.side_to_move);
                         if (!t.both_lone && lone_king_opponent(pos) != stronger) continue;
