@@ -908,12 +908,10 @@ private:
     struct DtcScratch {
         std::vector<Code> exits, next, own, king_moves_left;
         Code* value = nullptr;  // `own`, or the level's values where the block is solved in place
-        // movers: has a king move. By distance (solve_dtc_by_distance):
-        // next counts each position's king moves down, movers marks the
-        // settled positions, front those settled at the distance being
-        // passed on, changed and candidates those that win and lose at the
-        // next distance.
-        Bitmap captures, movers, changed, candidates, front;
+        // captures: the side to move must capture. The other four are the
+        // scratch of solve_dtc_layers and solve_dtc_by_distance, which name
+        // their use; `next` holds each position's king moves on entry.
+        Bitmap captures, marks, changed, candidates, front;
         std::atomic<bool> too_long{false};  // a value T's byte cannot hold
     };
 
@@ -940,7 +938,7 @@ private:
         }
         if (layered) w.next.assign(n, kLostNowCode);
         w.captures = Bitmap(n);
-        w.movers = Bitmap(n);
+        w.marks = Bitmap(n);
         w.too_long = false;
         const auto fit = [&](int code) {
             if (code >= 0) return Code(code);
@@ -964,7 +962,6 @@ private:
                     w.exits[l] = fit(code_or_none(
                         Timed::unpack(exits_of(pair, b.parts[b.part_of(l)].side, above, pos, capture, king_moves))));
                     if (capture) w.captures.set(l);
-                    if (king_moves) w.movers.set(l);
                     if (layered) w.next[l] = Code(king_moves);  // at most 4 kings x 17 squares
                     w.value[l] = king_moves ? better_code(w.exits[l], kDrawCode) : w.exits[l];
                 });
@@ -1030,7 +1027,7 @@ private:
         const std::uint64_t n = b.size(), words = w.captures.word_count();
         w.king_moves_left.swap(w.next);
         w.next.assign(w.value, w.value + n);
-        Bitmap &changed = w.changed, &again = w.candidates, &touched = w.front, &newly_won = w.movers;
+        Bitmap &changed = w.changed, &again = w.candidates, &touched = w.front, &newly_won = w.marks;
         changed = Bitmap(n);
         again = Bitmap(n);
         touched = Bitmap(n);
@@ -1116,7 +1113,7 @@ private:
     void solve_dtc_by_distance(const std::vector<MaterialSignature>& sides, const Block& b, DtcScratch& w, int limit,
                                bool parallel) const {
         const std::uint64_t n = b.size(), words = w.captures.word_count();
-        Bitmap& settled = w.movers;
+        Bitmap& settled = w.marks;
         Bitmap &wins = w.changed, &losses = w.candidates;
         settled.clear();
         wins = Bitmap(n);
@@ -1227,12 +1224,14 @@ private:
     static constexpr std::int8_t kNone = -2;
 
     struct LoneScratch {
-        Bitmap valid, ours;                               // per slot: a lone-king position; the stronger side to move
-        Bitmap dead;                                      // per position: the side to move has no move
-        Bitmap capture;                                   // per position: the side to move must capture
-        std::vector<std::uint8_t> king_moves;             // per position: its king moves (none where it must capture)
-        std::vector<std::int8_t> exits;                   // per slot: the best of the moves leaving, by r (exit_at)
-        std::vector<std::int8_t> value, next;             // per slot, or slot * kR + r
+        Bitmap valid, ours;                    // per slot: a lone-king position; the stronger side to move
+        Bitmap dead;                           // per position: the side to move has no move
+        Bitmap capture;                        // per position: the side to move must capture
+        std::vector<std::uint8_t> king_moves;  // per position: its king moves (none where it must capture)
+        std::vector<std::int8_t> exits;        // per slot: the best of the moves leaving, by r (exit_at)
+        // per slot (solve_lone_block: king moves not yet answered by a win),
+        // or slot * kR + r (solve_lone_timed)
+        std::vector<std::int8_t> value, next;
         std::vector<std::uint8_t> least_win, least_loss;  // per slot: the least r that wins, that loses
     };
 
