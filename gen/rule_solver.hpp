@@ -1436,14 +1436,6 @@ private:
         return std::int8_t(best);
     }
 
-    // The king moves of local id l of a level's block (none where it must capture).
-    auto king_successors(const std::vector<MaterialSignature>& sides, const Block& b, const LoneScratch& w,
-                         std::uint64_t l, Cursors& cursors) const {
-        return [&, l](auto&& add) {
-            if (!w.capture.test(l)) for_each_king_successor(sides, b, b.part_of(l), cursors.at(b, l), add);
-        };
-    }
-
     // Calls f(local id) for each move of `pos` that neither captures nor
     // crowns nor ends the game (the whole-pair block).
     template <class F>
