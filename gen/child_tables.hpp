@@ -86,11 +86,11 @@ public:
             return dtw_from_symbol(window_.read(*e.dtw, i), wdl == kWdlWin);
         }
 
-    private:
-        // A capture position's value, from its captures. Searching the
-        // captures of a flying king costs far more than reading a value, and
-        // neighbouring positions of a slice lead to the same capture
-        // positions again and again, so the last few thousand are kept.
+        // A position's value from its moves, for one the files leave out
+        // (`normal`: White to move). Searching the captures of a flying king
+        // costs far more than reading a value, and neighbouring positions of
+        // a slice lead to the same capture positions again and again, so the
+        // last few thousand are kept.
         int searched_value(const Position<V>& normal) {
             const std::uint64_t h = (normal.pieces[White] * 0x9E3779B97F4A7C15ULL) ^
                                     (normal.pieces[Black] * 0xC2B2AE3D27D4EB4FULL) ^
@@ -107,6 +107,7 @@ public:
             return slot.value;
         }
 
+    private:
         static constexpr int kUnset = -2;
         static constexpr std::size_t kRemembered = 1 << 16;
         struct Remembered {

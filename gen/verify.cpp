@@ -6,11 +6,13 @@
 #include <chrono>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <ranges>
 #include <set>
 
 #include "gen/child_tables.hpp"
+#include "gen/level_solver.hpp"
 #include "gen/parallel_errors.hpp"
 #include "rules/notation.hpp"
 #include "tables/signatures.hpp"
@@ -95,47 +97,93 @@ int value_from_successors(const Position<V>& pos, typename ChildTables<V>::Reade
     return values.value();
 }
 
-// Checks every checksum of the table's two files, then every position whose
-// side to move has no capture (the others are don't-care in the files)
-// against its successors, read from the files of the pair and of the
-// smaller tables.
+// The tables the check of `sig` reads: the pair, and every table its
+// captures and crownings lead into.
+std::vector<MaterialSignature> tables_read(const MaterialSignature& sig) {
+    std::vector<MaterialSignature> needed{sig};
+    if (!sig.is_symmetric()) needed.push_back(sig.mirror());
+    for (const MaterialSignature& child : reachable_signatures(sig)) needed.push_back(child);
+    return needed;
+}
+
+// Whether the table's own files open: a missing one, or one whose header or
+// block index is damaged, makes the table damaged (said in `report`). Any
+// other file the check needs failing to open throws later (verify_tables:
+// not checked).
+template <class V>
+bool own_files_open(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig,
+                    VerifyReport& report) {
+    report.signature = sig;
+    report.positions = PositionIndex<V>(sig).size();
+    try {
+        const ChildTables<V> own(dir, variant, {sig});
+    } catch (const std::runtime_error& e) {
+        report.damaged.push_back(e.what());
+        return false;
+    }
+    return true;
+}
+
+// Checks every checksum of the table's two files and records the files its
+// check reads (`tables` holds them open); then whether the journal vouches
+// for its values. Returns whether the values are still to be recomputed.
+template <class V>
+bool values_to_check(const ChildTables<V>& tables, const MaterialSignature& sig, const VerifyJournal* journal,
+                     VerifyReport& report) {
+    for (const compress::TableFile* file : {&tables.wdl_file(sig), &tables.dtw_file(sig)})
+        if (const auto error = file->verify()) report.damaged.push_back(error->message);
+    if (!report.damaged.empty()) return false;
+    for (const MaterialSignature& s : tables_read(sig))
+        for (const compress::TableFile* file : {&tables.wdl_file(s), &tables.dtw_file(s)})
+            report.files.push_back({file->path().filename().string(), header_fingerprint(file->header())});
+    if (journal)
+        if (auto when = journal->vouches_for(sig, report.files)) {
+            report.journal_verified_at = std::move(*when);
+            return false;
+        }
+    return true;
+}
+
+// One position found wrong: counted, and among the first few named.
+class Mismatches {
+public:
+    template <class V>
+    void add(const Position<V>& pos, int stored, int expected) {
+        std::lock_guard lock(mutex_);
+        ++count_;
+        if (examples_.size() < 10)
+            examples_.push_back(to_fen(pos) + ": stored " + value_text(stored) + ", from successors " +
+                                value_text(expected));
+    }
+    void report(VerifyReport& r) {
+        r.mismatches = count_;
+        r.examples = std::move(examples_);
+        std::sort(r.examples.begin(), r.examples.end());
+    }
+
+private:
+    std::mutex mutex_;
+    std::uint64_t count_ = 0;
+    std::vector<std::string> examples_;
+};
+
+// Checks the table's two files, then every position whose side to move has
+// no capture (the others are don't-care in the files) against its
+// successors, read from the files of the pair and of the smaller tables
+// (the by-table method: verify_pair reads the pair's own files once instead).
 template <class V>
 VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig,
                         std::uint64_t window_bytes, const VerifyJournal* journal, std::uint64_t own_runs_up_to) {
     const auto start = std::chrono::steady_clock::now();
     VerifyReport report;
-    report.signature = sig;
-    // The table's own files first: one missing, or whose header or block
-    // index is damaged, makes the table damaged. Any other file the check
-    // needs failing to open throws (verify_tables: not checked).
-    try {
-        const ChildTables<V> own(dir, variant, {sig});
-    } catch (const std::runtime_error& e) {
-        report.damaged.push_back(e.what());
-        report.positions = PositionIndex<V>(sig).size();
+    if (!own_files_open<V>(variant, dir, sig, report)) return report;
+    const ChildTables<V> tables(dir, variant, tables_read(sig));
+    const PositionIndex<V> index(sig), other_side(sig.mirror());
+    if (!values_to_check(tables, sig, journal, report)) {
+        report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return report;
     }
-    std::vector<MaterialSignature> needed{sig};
-    if (!sig.is_symmetric()) needed.push_back(sig.mirror());
-    for (const MaterialSignature& child : reachable_signatures(sig)) needed.push_back(child);
-    const ChildTables<V> tables(dir, variant, needed);
-    for (const compress::TableFile* file : {&tables.wdl_file(sig), &tables.dtw_file(sig)})
-        if (const auto error = file->verify()) report.damaged.push_back(error->message);
-    const PositionIndex<V> index(sig), other_side(sig.mirror());
-    report.positions = index.size();
-    if (!report.damaged.empty()) return report;
-    for (const MaterialSignature& s : needed)
-        for (const compress::TableFile* file : {&tables.wdl_file(s), &tables.dtw_file(s)})
-            report.files.push_back({file->path().filename().string(), header_fingerprint(file->header())});
-    if (journal) {
-        if (auto when = journal->vouches_for(sig, report.files)) {
-            report.journal_verified_at = std::move(*when);
-            report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            return report;
-        }
-    }
-    std::mutex examples_mutex;
-    std::uint64_t mismatches = 0;
+    Mismatches wrong;
     ParallelErrors errors;  // a damaged block of the table or of a smaller one
     const auto check = [&](std::uint64_t i, typename PositionIndex<V>::Cursor& cursor,
                            typename ChildTables<V>::Reader& reader, KingMoveRun<V>& run) {
@@ -144,14 +192,7 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
             if (MoveGenerator<V>::has_capture(pos) || reader.left_out(pos)) return;
             const int stored = reader.stored_value(pos);
             const int expected = value_from_successors(pos, reader, run);
-            if (stored != expected) {
-#pragma omp atomic
-                ++mismatches;
-                std::lock_guard lock(examples_mutex);
-                if (report.examples.size() < 10)
-                    report.examples.push_back(to_fen(pos) + ": stored " + value_text(stored) + ", from successors " +
-                                              value_text(expected));
-            }
+            if (stored != expected) wrong.add(pos, stored, expected);
         });
     };
     const std::uint64_t threads = std::uint64_t(omp_get_max_threads());
@@ -196,10 +237,227 @@ VerifyReport verify_one(VariantId variant, const std::filesystem::path& dir, con
         }
     }
     errors.rethrow();
-    report.mismatches = mismatches;
-    std::sort(report.examples.begin(), report.examples.end());
+    wrong.report(report);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
+}
+
+// The by-levels method: a pair's tables checked together, level by level
+// (gen/slices.hpp), as the generator solved them. Each level of both sides
+// is read into memory once, every position's value found once (read, or
+// searched where the files leave it out); then each stored value is checked
+// against its successors there: a king move stays in the level, a man move
+// reaches the level above, a crowning a smaller table. The by-table method
+// finds the pair's values again for each position that moves there, through
+// its window and memo.
+template <class V>
+class PairLevelsCheck {
+public:
+    using Side = LevelSide<V, std::uint16_t>;
+    using Codec = ValueCodec<std::uint16_t>;
+
+    // `sides`: the signature and its mirror (one for a symmetric one).
+    explicit PairLevelsCheck(const std::vector<MaterialSignature>& sides) {
+        for (const MaterialSignature& s : sides) indexes_.emplace_back(s);
+        for (const auto& index : indexes_) levels_.emplace_back(index);
+        for (const auto& l : levels_) level_count_ = std::max(level_count_, l.levels());
+    }
+
+    // The memory the levels in flight take at most: the values (two bytes a
+    // position) and a bit of each side's level and the one above, with
+    // their placements.
+    std::uint64_t bytes() const {
+        std::uint64_t most = 0;
+        for (int level = 0; level < level_count_; ++level) {
+            std::uint64_t b = 0;
+            for (std::size_t s = 0; s < levels_.size(); ++s)
+                for (const int l : {level, level + 1}) {
+                    if (l >= levels_[s].levels()) continue;
+                    const std::uint64_t placements = levels_[s].placements(l);
+                    b += placements * indexes_[s].king_ways() * 17 / 8 + placements * 8 + levels_[s].men_count() / 4;
+                }
+            most = std::max(most, b);
+        }
+        for (const auto& l : levels_) most += l.bytes();
+        return most;
+    }
+
+    // Checks side s where checked[s], into wrong[s]; readers: one per thread.
+    void run(const std::vector<bool>& checked, std::vector<Mismatches>& wrong,
+             std::vector<std::unique_ptr<typename ChildTables<V>::Reader>>& readers) {
+        std::unique_ptr<Level> above;
+        for (int level = level_count_ - 1; level >= 0; --level) {
+            auto here = std::make_unique<Level>();
+            for (std::size_t s = 0; s < indexes_.size(); ++s) here->members.push_back(levels_[s].members(level));
+            for (std::size_t s = 0; s < indexes_.size(); ++s) {
+                here->sides.emplace_back(indexes_[s], here->members[s]);
+                read(here->sides.back(), readers);
+            }
+            for (std::size_t s = 0; s < indexes_.size(); ++s)
+                if (checked[s]) check(int(s), *here, above.get(), wrong[s], readers);
+            above = std::move(here);
+        }
+    }
+
+private:
+    struct Level {
+        std::vector<RankedBitmap> members;
+        std::vector<Side> sides;  // point into members
+    };
+
+    int other(int s) const { return indexes_.size() == 1 ? 0 : 1 - s; }
+
+    // Runs f(first, last, cursor, reader) over runs of a side's local
+    // positions, on every thread.
+    template <class F>
+    static void in_parallel(const Side& side, std::vector<std::unique_ptr<typename ChildTables<V>::Reader>>& readers,
+                            F&& f) {
+        ParallelErrors errors;  // a damaged block of the pair or of a smaller table
+        constexpr std::uint64_t kRun = 4096;
+        const std::uint64_t runs = (side.size() + kRun - 1) / kRun;
+#pragma omp parallel if (runs > 1)
+        {
+            typename PositionIndex<V>::Cursor cursor(*side.index);
+            auto& reader = *readers[std::size_t(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 1)
+            for (std::uint64_t r = 0; r < runs; ++r)
+                errors.run([&] { f(r * kRun, std::min(side.size(), (r + 1) * kRun), cursor, reader); });
+        }
+        errors.rethrow();
+    }
+
+    // Every value of a side's level: read where the files store it, else
+    // searched (`captures` marks those: they are not checked).
+    void read(Side& side, std::vector<std::unique_ptr<typename ChildTables<V>::Reader>>& readers) const {
+        side.values.resize(side.size());
+        side.captures = Bitmap(side.size());
+        in_parallel(side, readers, [&](std::uint64_t first, std::uint64_t last, auto& cursor, auto& reader) {
+            for (std::uint64_t l = first; l < last; ++l) {
+                const Position<V> pos = cursor.at(side.global(l));
+                const bool searched = MoveGenerator<V>::has_capture(pos) || reader.left_out(pos);
+                const int v = searched ? reader.searched_value(pos) : reader.stored_value(pos);
+                if (v != kDraw && v > Codec::kMaxDistance)
+                    throw std::runtime_error(side.index->signature().name() + ": position " +
+                                             std::to_string(side.global(l)) + " holds a distance of " +
+                                             std::to_string(v) + " plies");
+                side.values[l] = encode_value<std::uint16_t>(v);
+                if (searched) side.captures.set(l);
+            }
+        });
+    }
+
+    // Each stored value of side s in `here` against its successors.
+    void check(int s, const Level& here, const Level* above, Mismatches& wrong,
+               std::vector<std::unique_ptr<typename ChildTables<V>::Reader>>& readers) const {
+        const Side& side = here.sides[std::size_t(s)];
+        const Side& next = here.sides[std::size_t(other(s))];
+        const Side* next_above = above ? &above->sides[std::size_t(other(s))] : nullptr;
+        using Board = typename V::Board;
+        in_parallel(side, readers, [&](std::uint64_t first, std::uint64_t last, auto& cursor, auto& reader) {
+            MoveList moves;
+            // A king move keeps the men: the successors of one placement
+            // share the men of one placement of the other side.
+            std::uint64_t placement = ~std::uint64_t{0}, offset = 0;
+            typename PositionIndex<V>::MenFrame men{};
+            for (std::uint64_t l = first; l < last; ++l) {
+                if (side.captures.test(l)) continue;
+                const Position<V> pos = cursor.at(side.global(l));
+                if (l / side.king_ways != placement) {
+                    placement = l / side.king_ways;
+                    men = next.index->men_frame(flip(pos));
+                    offset = next.offset(next.index->men_rank(men));
+                }
+                ChildValues values;
+                // Seen from the other side, the mover's kings are Black's.
+                const Bitboard movers = rotate_half_turn<Board>(pos.kings_of(White));
+                const Bitboard to_move = rotate_half_turn<Board>(pos.kings_of(Black));
+                MoveGenerator<V>::all_king_moves(pos, [&](int from, Bitboard to) {
+                    const Bitboard moved = movers ^ rotate_half_turn<Board>(bit(from) | to);
+                    values.add(decode_value(next.values[next.index->rank(men, to_move, moved) - offset]));
+                    return true;
+                });
+                MoveGenerator<V>::generate_man_moves(pos, moves);
+                for (const Move& m : moves) {
+                    const Position<V> after = pos.after(m);
+                    if (m.crowns) {
+                        values.add(reader.value(after));
+                    } else {
+                        if (!next_above) throw std::logic_error("verify: a man move out of the top level");
+                        values.add(next_above->value_of(flip(after)));
+                    }
+                }
+                const int stored = decode_value(side.values[l]);
+                if (stored != values.value()) wrong.add(pos, stored, values.value());
+            }
+        });
+    }
+
+    std::vector<PositionIndex<V>> indexes_;
+    std::vector<SideLevels<V>> levels_;
+    int level_count_ = 0;
+};
+
+// Verifies `sig`, and its mirror too where `with_mirror`, by levels when
+// their levels fit in half of `window_bytes`, else table by table.
+// Returns a report per table asked for (sig's first).
+template <class V>
+std::vector<VerifyReport> verify_pair(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig,
+                                      bool with_mirror, std::uint64_t window_bytes, const VerifyJournal* journal,
+                                      std::uint64_t own_runs_up_to) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<MaterialSignature> sides{sig};
+    if (!sig.is_symmetric()) sides.push_back(sig.mirror());
+    std::vector<VerifyReport> reports(with_mirror ? sides.size() : 1);
+    std::vector<bool> checked(sides.size(), false);
+    for (std::size_t s = 0; s < reports.size(); ++s) checked[s] = own_files_open<V>(variant, dir, sides[s], reports[s]);
+    const auto finish = [&] {
+        int timed = 0;
+        for (std::size_t s = 0; s < reports.size(); ++s) timed += checked[s] ? 1 : 0;
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        for (std::size_t s = 0; s < reports.size(); ++s)
+            reports[s].seconds = timed == 0 ? seconds / double(reports.size()) : checked[s] ? seconds / timed : 0;
+        return reports;
+    };
+    try {
+        std::vector<MaterialSignature> needed;
+        for (std::size_t s = 0; s < reports.size(); ++s)
+            if (checked[s])
+                for (const MaterialSignature& t : tables_read(sides[s]))
+                    if (std::find(needed.begin(), needed.end(), t) == needed.end()) needed.push_back(t);
+        if (needed.empty()) return finish();
+        const ChildTables<V> tables(dir, variant, needed);
+        for (std::size_t s = 0; s < reports.size(); ++s)
+            if (checked[s]) checked[s] = values_to_check(tables, sides[s], journal, reports[s]);
+        if (std::find(checked.begin(), checked.end(), true) == checked.end()) return finish();
+        PairLevelsCheck<V> pair(sides);
+        if (pair.bytes() > window_bytes / 2) {
+            // Too large to hold two levels: table by table (their own files
+            // are checked again, which costs a read of each).
+            for (std::size_t s = 0; s < reports.size(); ++s)
+                if (checked[s])
+                    reports[s] = verify_one<V>(variant, dir, sides[s], window_bytes, journal, own_runs_up_to);
+            return reports;
+        }
+        const std::uint64_t threads = std::uint64_t(omp_get_max_threads());
+        std::vector<std::unique_ptr<typename ChildTables<V>::Reader>> readers;
+        for (std::uint64_t t = 0; t < threads; ++t)
+            readers.push_back(
+                std::make_unique<typename ChildTables<V>::Reader>(tables, (window_bytes - pair.bytes()) / threads));
+        std::vector<Mismatches> wrong(sides.size());
+        pair.run(checked, wrong, readers);
+        for (std::size_t s = 0; s < reports.size(); ++s)
+            if (checked[s]) wrong[s].report(reports[s]);
+    } catch (const std::runtime_error& e) {
+        // A file the check needs is missing or damaged: the tables still
+        // to be checked are not.
+        for (std::size_t s = 0; s < reports.size(); ++s)
+            if (checked[s]) {
+                reports[s].unchecked.push_back(e.what());
+                reports[s].mismatches = 0;
+                reports[s].examples.clear();
+            }
+    }
+    return finish();
 }
 
 }  // namespace
@@ -242,26 +500,47 @@ std::vector<std::string> unrecognised_table_files(VariantId variant, const std::
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
                                         bool progress, const std::vector<MaterialSignature>& only,
                                         std::uint64_t window_bytes, VerifyJournal* journal,
-                                        std::uint64_t own_runs_up_to) {
+                                        std::uint64_t own_runs_up_to, VerifyMethod method) {
     const std::vector<MaterialSignature> sigs = only.empty() ? tables_in(variant, dir) : only;
     std::vector<VerifyReport> reports;
+    // A mirror's report, made with its pair's, until its turn comes (the
+    // reports keep the order of `sigs`).
+    std::map<MaterialSignature, VerifyReport> made;
     for (std::size_t k = 0; k < sigs.size(); ++k) {
         if (progress)
             std::cerr << "\r\033[Kverifying " << sigs[k].name() << " (" << k + 1 << " of " << sigs.size() << ")"
                       << std::flush;
-        try {
-            reports.push_back(with_variant(variant, [&]<class V>() {
-                return verify_one<V>(variant, dir, sigs[k], window_bytes, journal, own_runs_up_to);
-            }));
-        } catch (const std::runtime_error& e) {
-            // A file it needs is missing or damaged: say so, and go on with
-            // the other tables (the damaged file is named where it is
-            // checked itself).
-            VerifyReport r;
-            r.signature = sigs[k];
-            r.positions = with_variant(variant, [&]<class V>() { return PositionIndex<V>(sigs[k]).size(); });
-            r.unchecked.push_back(e.what());
-            reports.push_back(std::move(r));
+        const auto already = made.find(sigs[k]);
+        if (already != made.end()) {
+            reports.push_back(std::move(already->second));
+            made.erase(already);
+        } else {
+            try {
+                if (method == VerifyMethod::by_levels) {
+                    const bool with_mirror =
+                        !sigs[k].is_symmetric() &&
+                        std::find(sigs.begin() + std::ptrdiff_t(k) + 1, sigs.end(), sigs[k].mirror()) != sigs.end();
+                    auto pair = with_variant(variant, [&]<class V>() {
+                        return verify_pair<V>(variant, dir, sigs[k], with_mirror, window_bytes, journal,
+                                              own_runs_up_to);
+                    });
+                    if (with_mirror) made[sigs[k].mirror()] = std::move(pair[1]);
+                    reports.push_back(std::move(pair[0]));
+                } else {
+                    reports.push_back(with_variant(variant, [&]<class V>() {
+                        return verify_one<V>(variant, dir, sigs[k], window_bytes, journal, own_runs_up_to);
+                    }));
+                }
+            } catch (const std::runtime_error& e) {
+                // A file it needs is missing or damaged: say so, and go on with
+                // the other tables (the damaged file is named where it is
+                // checked itself).
+                VerifyReport r;
+                r.signature = sigs[k];
+                r.positions = with_variant(variant, [&]<class V>() { return PositionIndex<V>(sigs[k]).size(); });
+                r.unchecked.push_back(e.what());
+                reports.push_back(std::move(r));
+            }
         }
         const VerifyReport& r = reports.back();
         if (journal && r.journal_verified_at.empty()) {

@@ -66,11 +66,21 @@ inline constexpr std::uint64_t kVerifyReserveBytes = std::uint64_t{64} << 20;
 // placement, when three quarters of the window holds it. Tests lower it to
 // check the shared runs on small tables.
 inline constexpr std::uint64_t kVerifyOwnRunsUpTo = std::uint64_t{1} << 18;
+
+// How the values are recomputed. By levels (the default): a table and its
+// mirror together, level by level as the generator solved them, each level
+// of both sides read into memory once, where two levels fit in half the
+// window (else table by table). By table: each table alone, its successors
+// read through the windows and the king-move runs above. Both find the
+// same wrong values; tests compare them.
+enum class VerifyMethod { by_levels, by_table };
+
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
                                         bool progress, const std::vector<MaterialSignature>& only = {},
                                         std::uint64_t window_bytes = kDefaultVerifyWindowBytes,
                                         VerifyJournal* journal = nullptr,
-                                        std::uint64_t own_runs_up_to = kVerifyOwnRunsUpTo);
+                                        std::uint64_t own_runs_up_to = kVerifyOwnRunsUpTo,
+                                        VerifyMethod method = VerifyMethod::by_levels);
 
 // Signatures of `variant` with a .wdl or a .dtw file in `dir`, smaller
 // tables first.

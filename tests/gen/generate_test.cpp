@@ -422,12 +422,13 @@ TEST(Verify, FindsAWrongLossAndAWrongDraw) {
     EXPECT_NE(log.str().find(", from successors draw"), std::string::npos) << log.str();
 }
 
-// The values of a placement's king-move successors are kept in a run, one
-// per thread, or shared by the threads when it is large. Runs only spare
-// finding values again: shared runs (forced here on small tables, two
+// By table, the values of a placement's king-move successors are kept in a
+// run, one per thread, or shared by the threads when it is large. Runs only
+// spare finding values again: shared runs (forced here on small tables, two
 // threads, placement after placement) find the same wrong values at the
-// same positions as own runs, and pass the same intact tables.
-TEST(Verify, SharedKingMoveRunsFindWhatOwnRunsFind) {
+// same positions as own runs, and pass the same intact tables; so does the
+// check by levels, which holds the pair's values a level at a time.
+TEST(Verify, EveryMethodFindsTheSameWrongValues) {
     ScratchDir dir("verify-runs");
     generate(VariantId::Russian, 4, dir.path(), 2, kDefaultParallel);  // also leaves OpenMP at two threads
     const auto wrong = [&](const char* name, const std::function<bool(int)>& wanted, const std::string& file,
@@ -455,15 +456,31 @@ TEST(Verify, SharedKingMoveRunsFindWhatOwnRunsFind) {
     wrong(
         "KMvKM", [](int v) { return v >= 1 && v % 2 == 1; }, "russian-KMvKM.wdl", [](int) { return kWdlDraw; });
     std::ostringstream log;
-    const auto own = verify_tables(VariantId::Russian, dir.path(), log, false);
-    const auto shared =
-        verify_tables(VariantId::Russian, dir.path(), log, false, {}, kDefaultVerifyWindowBytes, nullptr, 0);
+    const auto own = verify_tables(VariantId::Russian, dir.path(), log, false, {}, kDefaultVerifyWindowBytes, nullptr,
+                                   kVerifyOwnRunsUpTo, VerifyMethod::by_table);
+    const auto shared = verify_tables(VariantId::Russian, dir.path(), log, false, {}, kDefaultVerifyWindowBytes,
+                                      nullptr, 0, VerifyMethod::by_table);
+    // By levels (the default): the pair's values held a level at a time.
+    const auto by_levels = verify_tables(VariantId::Russian, dir.path(), log, false);
+    // With --only one table of a pair: its mirror's levels are read, not checked.
+    const auto one_side =
+        verify_tables(VariantId::Russian, dir.path(), log, false, {*MaterialSignature::parse("KKMvK")});
     ASSERT_EQ(own.size(), shared.size());
+    ASSERT_EQ(own.size(), by_levels.size());
+    ASSERT_EQ(one_side.size(), 1u);
     std::uint64_t mismatches = 0, passed = 0;
     for (std::size_t k = 0; k < own.size(); ++k) {
-        EXPECT_EQ(own[k].signature, shared[k].signature);
-        EXPECT_EQ(own[k].mismatches, shared[k].mismatches) << own[k].signature.name();
-        EXPECT_EQ(own[k].examples, shared[k].examples) << own[k].signature.name();
+        for (const auto* other : {&shared, &by_levels}) {
+            EXPECT_EQ(own[k].signature, (*other)[k].signature);
+            EXPECT_EQ(own[k].mismatches, (*other)[k].mismatches) << own[k].signature.name();
+            EXPECT_EQ(own[k].examples, (*other)[k].examples) << own[k].signature.name();
+            EXPECT_TRUE((*other)[k].unchecked.empty() && (*other)[k].damaged.empty()) << own[k].signature.name();
+        }
+        if (own[k].signature == one_side[0].signature) {
+            EXPECT_GE(one_side[0].mismatches, 1u);
+            EXPECT_EQ(own[k].mismatches, one_side[0].mismatches);
+            EXPECT_EQ(own[k].examples, one_side[0].examples);
+        }
         mismatches += own[k].mismatches;
         passed += own[k].ok() ? 1 : 0;
     }
