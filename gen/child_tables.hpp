@@ -30,6 +30,8 @@ namespace dtb {
 
 template <class V>
 class ChildTables {
+    struct Entry;
+
 public:
     // Opens the .wdl and .dtw files of each of `signatures` in `dir` and
     // checks their headers. Throws std::runtime_error naming a file that is
@@ -77,7 +79,14 @@ public:
         // The value stored for `normal` (White to move, no capture, stored).
         int stored_value(const Position<V>& normal) {
             const Entry& e = tables_.find(signature_of(normal));
-            const std::uint64_t i = e.index.rank(normal);
+            return stored_value(e, e.index.rank(normal));
+        }
+
+        // The value stored for position i of `sig` (no capture, stored).
+        int stored_value(const MaterialSignature& sig, std::uint64_t i) { return stored_value(tables_.find(sig), i); }
+
+    private:
+        int stored_value(const Entry& e, std::uint64_t i) {
             const std::uint16_t wdl = window_.read(*e.wdl, i);
             if (wdl == kWdlDraw) return kDraw;
             if (wdl > kWdlWin)
@@ -86,6 +95,7 @@ public:
             return dtw_from_symbol(window_.read(*e.dtw, i), wdl == kWdlWin);
         }
 
+    public:
         // A position's value from its moves, for one the files leave out
         // (`normal`: White to move). Searching the captures of a flying king
         // costs far more than reading a value, and neighbouring positions of

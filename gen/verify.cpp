@@ -331,11 +331,12 @@ private:
     void read(Side& side, std::vector<std::unique_ptr<typename ChildTables<V>::Reader>>& readers) const {
         side.values.resize(side.size());
         side.captures = Bitmap(side.size());
+        const MaterialSignature signature = side.index->signature();
         in_parallel(side, readers, [&](std::uint64_t first, std::uint64_t last, auto& cursor, auto& reader) {
             for (std::uint64_t l = first; l < last; ++l) {
                 const Position<V> pos = cursor.at(side.global(l));
                 const bool searched = MoveGenerator<V>::has_capture(pos) || reader.left_out(pos);
-                const int v = searched ? reader.searched_value(pos) : reader.stored_value(pos);
+                const int v = searched ? reader.searched_value(pos) : reader.stored_value(signature, side.global(l));
                 if (v != kDraw && v > Codec::kMaxDistance)
                     throw std::runtime_error(side.index->signature().name() + ": position " +
                                              std::to_string(side.global(l)) + " holds a distance of " +
@@ -368,14 +369,16 @@ private:
                     offset = next.offset(next.index->men_rank(men));
                 }
                 ChildValues values;
-                // Seen from the other side, the mover's kings are Black's.
-                const Bitboard movers = rotate_half_turn<Board>(pos.kings_of(White));
-                const Bitboard to_move = rotate_half_turn<Board>(pos.kings_of(Black));
-                MoveGenerator<V>::all_king_moves(pos, [&](int from, Bitboard to) {
-                    const Bitboard moved = movers ^ rotate_half_turn<Board>(bit(from) | to);
-                    values.add(decode_value(next.values[next.index->rank(men, to_move, moved) - offset]));
-                    return true;
-                });
+                // The king moves, made on the board seen from the other
+                // side, where the mover's kings are Black's.
+                const Position<V> seen = flip(pos);
+                const Bitboard empty = seen.empty(), movers = seen.kings_of(Black), to_move = seen.kings_of(White);
+                for (int king : bits_of{movers})
+                    for (Direction d : kAllDirections)
+                        for (Bitboard to = Board::shift(bit(king), d); to & empty; to = Board::shift(to, d)) {
+                            const Bitboard moved = movers ^ bit(king) ^ to;
+                            values.add(decode_value(next.values[next.index->rank(men, to_move, moved) - offset]));
+                        }
                 MoveGenerator<V>::generate_man_moves(pos, moves);
                 for (const Move& m : moves) {
                     const Position<V> after = pos.after(m);
