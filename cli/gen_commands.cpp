@@ -88,7 +88,6 @@ void run_gen(const GenCommandOptions& c) {
             std::cerr << "dtb gen, process " << cluster.rank() << " of " << cluster.size() << ": " << e.what() << '\n';
         throw;
     }
-    if (cluster.rank() != 0) return;  // process 0 reports for all
     std::vector<DtcTableStats> dtc;
     if (c.dtc) {
         const std::vector<MaterialSignature> targets =
@@ -97,8 +96,17 @@ void run_gen(const GenCommandOptions& c) {
         options.threads = c.threads;
         options.memory_bytes = o.memory_bytes ? o.memory_bytes : default_memory_bytes();
         options.show_progress = o.progress;
-        dtc = build_dtc_tables(o.variant, targets, c.dir, log, options);
+        options.cluster = &cluster;  // each process builds its share of the pairs
+        try {
+            dtc = build_dtc_tables(o.variant, targets, c.dir, log, options);
+        } catch (const std::exception& e) {
+            if (cluster.size() > 1)
+                std::cerr << "dtb gen --dtc, process " << cluster.rank() << " of " << cluster.size() << ": " << e.what()
+                          << '\n';
+            throw;
+        }
     }
+    if (cluster.rank() != 0) return;  // process 0 reports for all
     if (c.json) {
         Json tables = Json::array();
         for (const TableStats& s : built) tables.push_back(stats_json(o.variant, s));

@@ -68,20 +68,18 @@ std::vector<std::uint64_t> Cluster::sum(const std::vector<std::uint64_t>& mine) 
     return out;
 }
 
-std::vector<TableStats> Cluster::gather(const std::vector<TableStats>& mine) const {
-    static_assert(std::is_trivially_copyable_v<TableStats>, "TableStats travels as bytes");
-    if (size_ == 1) return mine;
-    const int bytes = int(mine.size() * sizeof(TableStats));
+std::vector<std::byte> Cluster::gather_bytes(const void* mine, std::size_t bytes) const {
+    const int count = int(bytes);
     std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-    MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
     int total = 0;
     for (int r = 0; r < size_; ++r) {
         offsets[std::size_t(r)] = total;
         total += counts[std::size_t(r)];
     }
-    std::vector<TableStats> all(rank_ == 0 ? std::size_t(total) / sizeof(TableStats) : 0);
-    MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
-    return rank_ == 0 ? all : mine;
+    std::vector<std::byte> all(rank_ == 0 ? std::size_t(total) : 0);
+    MPI_Gatherv(mine, count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
+    return all;
 }
 
 #else
@@ -96,7 +94,10 @@ Cluster::~Cluster() = default;
 void Cluster::barrier() const {}
 bool Cluster::any(bool mine) const { return mine; }
 std::vector<std::uint64_t> Cluster::sum(const std::vector<std::uint64_t>& mine) const { return mine; }
-std::vector<TableStats> Cluster::gather(const std::vector<TableStats>& mine) const { return mine; }
+std::vector<std::byte> Cluster::gather_bytes(const void* mine, std::size_t bytes) const {
+    const auto* first = static_cast<const std::byte*>(mine);
+    return {first, first + bytes};
+}
 
 #endif
 

@@ -4,11 +4,12 @@
 // call is trivial.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
-
-#include "tables/manifest.hpp"
 
 namespace dtb {
 
@@ -35,11 +36,23 @@ public:
     // On every process: the element-wise sum of `mine` over all processes
     // (each passes the same length). Collective.
     std::vector<std::uint64_t> sum(const std::vector<std::uint64_t>& mine) const;
-    // On process 0: the stats of every process, in rank order; elsewhere
-    // the process's own.
-    std::vector<TableStats> gather(const std::vector<TableStats>& mine) const;
+    // On process 0: the records of every process (stats of what each
+    // built), in rank order; elsewhere the process's own. Collective.
+    template <class T>
+    std::vector<T> gather(const std::vector<T>& mine) const {
+        static_assert(std::is_trivially_copyable_v<T>, "gathered records travel as bytes");
+        if (size_ == 1) return mine;
+        const std::vector<std::byte> all = gather_bytes(mine.data(), mine.size() * sizeof(T));
+        if (rank_ != 0) return mine;
+        std::vector<T> out(all.size() / sizeof(T));
+        std::memcpy(out.data(), all.data(), all.size());
+        return out;
+    }
 
 private:
+    // On process 0: every process's bytes, in rank order (elsewhere empty).
+    std::vector<std::byte> gather_bytes(const void* mine, std::size_t bytes) const;
+
     int rank_ = 0;
     int size_ = 1;
     bool joined_ = false;

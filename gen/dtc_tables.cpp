@@ -4,14 +4,17 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <iomanip>
 #include <mutex>
 #include <optional>
 #include <set>
 
 #include "gen/block_window.hpp"
+#include "gen/cluster.hpp"
 #include "gen/level_file.hpp"
 #include "gen/memory_budget.hpp"
+#include "gen/pair_waves.hpp"
 #include "gen/parallel_errors.hpp"
 #include "gen/progress_line.hpp"
 #include "gen/rule_solver.hpp"
@@ -200,13 +203,14 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
     RuleSolver<V> solver;
     solver.set_whole_below(options.whole_below);
     if (options.block_positions) solver.set_block_positions(options.block_positions);
-    for (const MaterialSignature& key : solving_order(targets)) {
+    const auto pair_done = [&](const MaterialSignature& key) {
+        bool done = std::filesystem::exists(path_of(key));
+        if (!key.is_symmetric()) done = done && std::filesystem::exists(path_of(key.mirror()));
+        return done;
+    };
+    const auto build_pair = [&](const MaterialSignature& key) {
         std::vector<MaterialSignature> sides{key};
         if (!key.is_symmetric()) sides.push_back(key.mirror());
-        bool done = true;
-        for (const MaterialSignature& s : sides) done = done && std::filesystem::exists(path_of(s));
-        if (done) continue;
-
         // Refused before it starts if its values and scratch do not fit
         // beside a reserve for the rest of the process.
         constexpr std::uint64_t kReserve = std::uint64_t{256} << 20;
@@ -237,11 +241,36 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
                 << " plies to conversion  " << std::fixed << std::setprecision(2) << seconds << " s" << std::endl;
             built.push_back(t);
         }
+    };
+    std::vector<MaterialSignature> todo;
+    for (const MaterialSignature& key : solving_order(targets))
+        if (!pair_done(key)) todo.push_back(key);
+    const Cluster* team = options.cluster && options.cluster->size() > 1 ? options.cluster : nullptr;
+    if (!team) {
+        for (const MaterialSignature& key : todo) build_pair(key);
+    } else {
+        // Each wave's pairs shared out; a wave starts once every process has
+        // written the pairs of the waves before it, which it reads. A
+        // failure on one process stops all of them at the end of the wave.
+        for (const auto& wave : waves_of(todo)) {
+            std::exception_ptr failure;
+            try {
+                for (const MaterialSignature& key : share_of(V::id, wave, team->rank(), team->size())) build_pair(key);
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            if (team->any(failure != nullptr)) {
+                if (failure) std::rethrow_exception(failure);
+                throw std::runtime_error("another process of this run failed (its message names the cause)");
+            }
+        }
     }
     solver.forget();
-    std::error_code left;  // removed once no pair's scratch files are in it
-    std::filesystem::remove(dir / ".dtb-work", left);
-    return built;
+    if (!team || team->rank() == 0) {
+        std::error_code left;  // removed once no pair's scratch files are in it
+        std::filesystem::remove(dir / ".dtb-work", left);
+    }
+    return team ? team->gather(built) : built;
 }
 
 }  // namespace

@@ -19,6 +19,8 @@
 
 namespace dtb {
 
+class Cluster;
+
 struct DtcTableStats {
     MaterialSignature signature;
     std::uint64_t positions = 0;
@@ -46,6 +48,11 @@ struct DtcBuildOptions {
     std::function<void(const MaterialSignature& pair, const std::string& stage)> progress;
     // A progress line on stderr (a terminal's): the pair and its stage.
     bool show_progress = false;
+    // The processes of an MPI run that share the pairs (null: this one
+    // alone): wave after wave, each pair whole to one process
+    // (gen/pair_waves.hpp). Every process returns what it built, process
+    // 0 what all of them built.
+    const Cluster* cluster = nullptr;
 };
 
 // Builds every missing .dtc table of `targets` and of what they need into

@@ -2,6 +2,7 @@
 # mpirun -np 3 dtb gen writes the same table files as one process does
 # (docs/GENERATOR.md, "Many machines"), both when each pair goes whole to one
 # process and when every pair is split between the three (--split-above 0),
+# and so does mpirun -np 3 dtb gen --dtc (each .dtc pair whole to one process),
 # a run killed mid-slice is recovered by running it again, and a second run
 # over the same directory finds nothing to do.
 #   tests/gen/mpi_identity_test.sh DTB MPIEXEC
@@ -16,9 +17,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 for variant in russian:4 international:3; do
   name=${variant%%:*}
   pieces=${variant##*:}
-  "$dtb" gen --variant "$name" --pieces "$pieces" --dir "$work/one" --threads 1 > /dev/null
+  "$dtb" gen --variant "$name" --pieces "$pieces" --dir "$work/one" --threads 1 --dtc > /dev/null
   "$mpiexec" --oversubscribe -np 3 "$dtb" gen --variant "$name" --pieces "$pieces" --dir "$work/three" --threads 1 \
-    > "$work/three.log"
+    --dtc > "$work/three.log"
   "$mpiexec" --oversubscribe -np 3 "$dtb" gen --variant "$name" --pieces "$pieces" --dir "$work/split" --threads 1 \
     --split-above 0 > "$work/split.log"
 done
@@ -30,6 +31,11 @@ for run in three split; do
     cmp "$work/one/$f" "$work/$run/$f" || { echo "$run: $f differs"; exit 1; }
   done
   [ ! -e "$work/$run/.dtb-work" ] || [ -z "$(ls -A "$work/$run/.dtb-work")" ] || { echo "$run: scratch files left"; exit 1; }
+done
+dtc=$(cd "$work/one" && ls ./*.dtc | sort)
+[ "$dtc" = "$(cd "$work/three" && ls ./*.dtc | sort)" ] || { echo "three: not the same .dtc files"; exit 1; }
+for f in $dtc; do
+  cmp "$work/one/$f" "$work/three/$f" || { echo "three: $f differs"; exit 1; }
 done
 # A run killed while the parts of a slice are being written is recovered by
 # running the same command again.
