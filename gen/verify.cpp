@@ -338,9 +338,8 @@ private:
                 const bool searched = MoveGenerator<V>::has_capture(pos) || reader.left_out(pos);
                 const int v = searched ? reader.searched_value(pos) : reader.stored_value(signature, side.global(l));
                 if (v != kDraw && v > Codec::kMaxDistance)
-                    throw std::runtime_error(side.index->signature().name() + ": position " +
-                                             std::to_string(side.global(l)) + " holds a distance of " +
-                                             std::to_string(v) + " plies");
+                    throw std::runtime_error(signature.name() + ": position " + std::to_string(side.global(l)) +
+                                             " holds a distance of " + std::to_string(v) + " plies");
                 side.values[l] = encode_value<std::uint16_t>(v);
                 if (searched) side.captures.set(l);
             }
@@ -363,15 +362,15 @@ private:
             for (std::uint64_t l = first; l < last; ++l) {
                 if (side.captures.test(l)) continue;
                 const Position<V> pos = cursor.at(side.global(l));
+                // The king moves are made on the board seen from the other
+                // side, where the mover's kings are Black's.
+                const Position<V> seen = flip(pos);
                 if (l / side.king_ways != placement) {
                     placement = l / side.king_ways;
-                    men = next.index->men_frame(flip(pos));
+                    men = next.index->men_frame(seen);
                     offset = next.offset(next.index->men_rank(men));
                 }
                 ChildValues values;
-                // The king moves, made on the board seen from the other
-                // side, where the mover's kings are Black's.
-                const Position<V> seen = flip(pos);
                 const Bitboard empty = seen.empty(), movers = seen.kings_of(Black), to_move = seen.kings_of(White);
                 for (int king : bits_of{movers})
                     for (Direction d : kAllDirections)
@@ -389,8 +388,8 @@ private:
                         values.add(next_above->value_of(flip(after)));
                     }
                 }
-                const int stored = decode_value(side.values[l]);
-                if (stored != values.value()) wrong.add(pos, stored, values.value());
+                const int stored = decode_value(side.values[l]), expected = values.value();
+                if (stored != expected) wrong.add(pos, stored, expected);
             }
         });
     }
