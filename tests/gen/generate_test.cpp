@@ -497,6 +497,40 @@ TEST(Verify, EveryMethodFindsTheSameWrongValues) {
     }
 }
 
+// The same on 10x10, whose kings fly across a larger board: a loss stored
+// two plies longer is found at its own position by the check by levels and
+// by the check by table alike.
+TEST(Verify, ByLevelsAndByTableAgreeOnInternational) {
+    ScratchDir dir("verify-international");
+    generate(VariantId::International, 3, dir.path(), 2, kDefaultParallel);
+    const MaterialSignature sig = *MaterialSignature::parse("KvKK");
+    const RawTable raw = read_raw_table(raw_table_path(dir.path(), VariantId::International, sig));
+    const PositionIndex<International> index(sig);
+    std::uint64_t i = 0;
+    while (i < index.size() &&
+           !(raw.value(i) >= 2 && raw.value(i) % 2 == 0 &&
+             !MoveGenerator<International>::has_capture(index.unrank(i)) && !is_unstored_threat(index.unrank(i))))
+        ++i;
+    ASSERT_LT(i, index.size());
+    change_symbol(dir.path() / "international-KvKK.dtw", i, std::uint8_t(raw.value(i) / 2 + 1));
+    std::ostringstream log;
+    const auto by_levels = verify_tables(VariantId::International, dir.path(), log, false);
+    const auto by_table = verify_tables(VariantId::International, dir.path(), log, false, {}, kDefaultVerifyWindowBytes,
+                                        nullptr, kVerifyOwnRunsUpTo, VerifyMethod::by_table);
+    ASSERT_EQ(by_levels.size(), by_table.size());
+    std::uint64_t mismatches = 0;
+    for (std::size_t k = 0; k < by_levels.size(); ++k) {
+        EXPECT_EQ(by_levels[k].signature, by_table[k].signature);
+        EXPECT_EQ(by_levels[k].mismatches, by_table[k].mismatches) << by_levels[k].signature.name();
+        EXPECT_EQ(by_levels[k].examples, by_table[k].examples) << by_levels[k].signature.name();
+        if (by_levels[k].signature == sig) {
+            EXPECT_GE(by_levels[k].mismatches, 1u);
+        }
+        mismatches += by_levels[k].mismatches;
+    }
+    EXPECT_GE(mismatches, 1u);
+}
+
 TEST(Verify, FindsADamagedByteAndNamesTheFile) {
     ScratchDir dir("verify-byte");
     generate(VariantId::Russian, 3, dir.path(), 1, 0);
