@@ -85,17 +85,6 @@ public:
         // The value stored for position i of `sig` (no capture, stored).
         int stored_value(const MaterialSignature& sig, std::uint64_t i) { return stored_value(tables_.find(sig), i); }
 
-    private:
-        int stored_value(const Entry& e, std::uint64_t i) {
-            const std::uint16_t wdl = window_.read(*e.wdl, i);
-            if (wdl == kWdlDraw) return kDraw;
-            if (wdl > kWdlWin)
-                throw std::runtime_error(e.wdl->path().string() + ": position " + std::to_string(i) +
-                                         " holds WDL symbol " + std::to_string(wdl));
-            return dtw_from_symbol(window_.read(*e.dtw, i), wdl == kWdlWin);
-        }
-
-    public:
         // A position's value from its moves, for one the files leave out
         // (`normal`: White to move). Searching the captures of a flying king
         // costs far more than reading a value, and neighbouring positions of
@@ -118,6 +107,15 @@ public:
         }
 
     private:
+        int stored_value(const Entry& e, std::uint64_t i) {
+            const std::uint16_t wdl = window_.read(*e.wdl, i);
+            if (wdl == kWdlDraw) return kDraw;
+            if (wdl > kWdlWin)
+                throw std::runtime_error(e.wdl->path().string() + ": position " + std::to_string(i) +
+                                         " holds WDL symbol " + std::to_string(wdl));
+            return dtw_from_symbol(window_.read(*e.dtw, i), wdl == kWdlWin);
+        }
+
         static constexpr int kUnset = -2;
         static constexpr std::size_t kRemembered = 1 << 16;
         struct Remembered {
