@@ -303,11 +303,11 @@ void add_gen_commands(CLI::App& app) {
                     "go to scratch files, so that an interrupted run goes on from its last slice. 0: always files")
         ->capture_default_str();
     gen->add_option("--format", o->format,
-                    "Table format of the .wdl and .dtw files. 3 leaves out the positions where only the side\n"
-                    "not to move threatens a capture (docs/FORMAT.md): WDL files about 29% and DTW files 22%\n"
-                    "smaller, but a probe of such a position searches its moves (microseconds, not a table\n"
-                    "read), the build takes about 30% longer, and only dtb from format 3 on reads them.\n"
-                    "2 stores every position but the capture positions")
+                    "Table format of the .wdl and .dtw files. 3 stores one side to move of each pair (KKvK or\n"
+                    "KvKK: the one whose WDL file is smaller) and leaves the other out (docs/FORMAT.md): WDL and\n"
+                    "DTW files less than half the size, but a probe of a position left out searches its moves\n"
+                    "(a read of each, not one), and only dtb from format 3 on reads them. 2 stores both sides,\n"
+                    "every position but the capture positions")
         ->check(CLI::IsMember({2, 3}))
         ->capture_default_str();
     gen->add_flag("--keep-raw", o->keep_raw,

@@ -157,6 +157,7 @@ Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint64_t 
     h.table.index_scheme = get<std::uint32_t>(p, o_index_scheme);
     h.flags = get<std::uint32_t>(p, o_flags);
     if (h.flags & ~known_flags(h.format_version)) return bad("reserved flag bits set");
+    if (contradictory_flags(h.flags)) return bad("flags 2 and 4 together (threat positions of a side not stored)");
     h.table.flags = h.flags;
     const std::size_t reserved_from = h.format_version >= 2 ? o_reserved2 : o_longest_win;
     if (p[o_reserved1] != 0 || !zero(p, reserved_from, o_header_checksum)) return bad("reserved bytes are not zero");

@@ -48,12 +48,20 @@ using Material = std::array<std::uint8_t, 4>;
 // don't-care (the reader works them out from their captures).
 // kFlagThreatsNotStored (version 3): so are the threat positions of
 // tables/stored_positions.hpp (the reader searches them one ply).
+// kFlagSideNotStored (version 3): no position is stored; the reader searches
+// each one ply into the mirror table (the other side to move), which stores
+// all of its positions but the captures.
 inline constexpr std::uint32_t kFlagCapturesNotStored = 1;
 inline constexpr std::uint32_t kFlagThreatsNotStored = 2;
-inline constexpr std::uint32_t kKnownFlags = kFlagCapturesNotStored | kFlagThreatsNotStored;
+inline constexpr std::uint32_t kFlagSideNotStored = 4;
+inline constexpr std::uint32_t kKnownFlags = kFlagCapturesNotStored | kFlagThreatsNotStored | kFlagSideNotStored;
 // The flags a file of `format_version` may have.
 constexpr std::uint32_t known_flags(std::uint32_t format_version) {
     return format_version >= 3 ? kKnownFlags : kFlagCapturesNotStored;
+}
+// A file that stores no position has no threat positions to leave out.
+constexpr bool contradictory_flags(std::uint32_t flags) {
+    return (flags & kFlagThreatsNotStored) != 0 && (flags & kFlagSideNotStored) != 0;
 }
 
 // longest_win / longest_loss of a version 1 file, which does not record them.

@@ -190,7 +190,7 @@ unsigned checked_symbol_bits(std::uint64_t position_count, const DontCare& dont_
 // The header's layout fields; the sizes and checksums come after the data.
 Header plan_header(const TableDescription& table, unsigned bits, std::uint64_t position_count, std::uint32_t ppb,
                    std::uint32_t format_version) {
-    if (table.flags & ~known_flags(format_version))
+    if ((table.flags & ~known_flags(format_version)) || contradictory_flags(table.flags))
         throw std::invalid_argument("flags " + std::to_string(table.flags) + " are not those of format version " +
                                     std::to_string(format_version));
     Header h;

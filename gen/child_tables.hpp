@@ -5,8 +5,8 @@
 // tables' sizes.
 //
 // The positions those files leave out (tables/stored_positions.hpp: capture
-// positions, and threat positions in format 3) are found as the probe finds
-// them, by searching their moves.
+// positions, and in format 3 threat positions or one side of a pair) are
+// found as the probe finds them, by searching their moves.
 #pragma once
 
 #include <array>
@@ -37,19 +37,50 @@ public:
     // checks their headers. Throws std::runtime_error naming a file that is
     // missing, damaged or of another variant, signature or index. A search
     // from a table reaches its mirror too (reachable_signatures).
-    ChildTables(const std::filesystem::path& dir, VariantId variant, const std::vector<MaterialSignature>& signatures) {
+    //
+    // `full_sides`: where the generator keeps, while its run lasts, the
+    // full files of the sides of pairs that the set's files leave out
+    // (full_sides_dir); a table found there is read, not searched.
+    ChildTables(const std::filesystem::path& dir, VariantId variant, const std::vector<MaterialSignature>& signatures,
+                const std::filesystem::path& full_sides = {}) {
         slot_of_.fill(-1);
         for (const MaterialSignature& sig : signatures) {
-            Entry e{sig, PositionIndex<V>(sig), open(dir, variant, sig, compress::Metric::wdl),
-                    open(dir, variant, sig, compress::Metric::dtw), false};
-            // Either file leaving threats out makes them searched: a
+            Entry e{sig,
+                    PositionIndex<V>(sig),
+                    open(dir, variant, sig, compress::Metric::wdl),
+                    open(dir, variant, sig, compress::Metric::dtw),
+                    false,
+                    false};
+            if (!full_sides.empty() &&
+                ((e.wdl->header().flags | e.dtw->header().flags) & compress::kFlagSideNotStored) &&
+                std::filesystem::exists(full_sides / table_file_name(variant, sig, compress::Metric::wdl)) &&
+                std::filesystem::exists(full_sides / table_file_name(variant, sig, compress::Metric::dtw))) {
+                e.wdl = open(full_sides, variant, sig, compress::Metric::wdl);
+                e.dtw = open(full_sides, variant, sig, compress::Metric::dtw);
+            }
+            // Either file leaving positions out makes them searched: a
             // position is read only where both files store it.
-            e.threats_left_out =
-                ((e.wdl->header().flags | e.dtw->header().flags) & compress::kFlagThreatsNotStored) != 0;
+            const std::uint32_t flags = e.wdl->header().flags | e.dtw->header().flags;
+            e.threats_left_out = (flags & compress::kFlagThreatsNotStored) != 0;
+            e.side_left_out = (flags & compress::kFlagSideNotStored) != 0;
             slot_of_[key(sig)] = int(entries_.size());
             entries_.push_back(std::move(e));
         }
+        // A side left out is searched into its mirror, which must store its
+        // positions: else a search would go round the pair for ever.
+        for (const Entry& e : entries_) {
+            if (!e.side_left_out) continue;
+            const int mirror = slot_of_[key(e.sig.mirror())];
+            if (e.sig.is_symmetric() || (mirror >= 0 && (entries_[std::size_t(mirror)].side_left_out ||
+                                                         entries_[std::size_t(mirror)].threats_left_out)))
+                throw std::runtime_error(e.wdl->path().string() +
+                                         ": stores no position, nor does its mirror table store all of its own");
+        }
     }
+
+    // Whether the files of `sig` store its positions (format 3 leaves one
+    // side of a pair out).
+    bool stores_positions(const MaterialSignature& sig) const { return !find(sig).side_left_out; }
 
     // The WDL and DTW files of a table, for checking them whole.
     const compress::TableFile& wdl_file(const MaterialSignature& sig) const { return *find(sig).wdl; }
@@ -70,10 +101,12 @@ public:
         }
 
         // Whether the files leave out `pos`, which has no capture for its
-        // side to move: a threat position of a table that does not store them.
+        // side to move: a position of a table that stores none, or a threat
+        // position of a table that does not store them.
         bool left_out(const Position<V>& pos) const {
-            // The flag first: format 2 tables, the default, then cost no capture test.
-            return tables_.find(signature_of(pos)).threats_left_out && is_unstored_threat(pos);
+            // The flags first: format 2 tables, the default, then cost no capture test.
+            const Entry& e = tables_.find(signature_of(pos));
+            return e.side_left_out || (e.threats_left_out && is_unstored_threat(pos));
         }
 
         // The value stored for `normal` (White to move, no capture, stored).
@@ -134,6 +167,7 @@ private:
         PositionIndex<V> index;
         std::unique_ptr<compress::TableFile> wdl, dtw;
         bool threats_left_out;
+        bool side_left_out;
     };
 
     // Signatures have at most 15 pieces of a kind on a side here: four

@@ -326,6 +326,7 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
     }
     if (rank == 0) {
         std::error_code busy;  // not empty: a pair was left unfinished
+        std::filesystem::remove_all(full_sides_dir(o.dir), busy);
         std::filesystem::remove(o.dir / ".dtb-work", busy);
     }
     return o.cluster ? o.cluster->gather(built) : built;

@@ -52,6 +52,13 @@ inline std::filesystem::path pair_work_dir(const std::filesystem::path& dir, Var
     return dir / ".dtb-work" / table_basename(variant, key);
 }
 
+// Where a format 3 run keeps the full .wdl and .dtw files of the sides it
+// leaves out (gen/pair_writer.hpp), for the pairs built after them in the
+// same run to read instead of searching; removed at the end of the run.
+inline std::filesystem::path full_sides_dir(const std::filesystem::path& dir) {
+    return dir / ".dtb-work" / "sides-left-out";
+}
+
 inline std::filesystem::path level_file_path(const std::filesystem::path& work, int level) {
     return work / ((level < 10 ? "level-0" : "level-") + std::to_string(level) + ".slice");
 }

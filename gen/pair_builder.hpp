@@ -87,6 +87,7 @@ public:
             for (std::size_t s = 0; s < indexes_.size(); ++s)
                 if (int(s) % parts_ == part_) out.push_back(write_side(int(s), symbol_bytes));
         });
+        if (settings_.format_version >= 3 && indexes_.size() == 2) leave_out_larger_side(out);
         // Left behind if it cannot be removed: a later run of the same
         // pair starts by checking what it holds. (The parent directory is
         // removed by generate_tables, once no process can be making another
@@ -410,7 +411,8 @@ private:
                 above = make_level<T>(level + 1);
                 load_level(level + 1, *above);
             }
-            children = std::make_unique<ChildTables<V>>(settings_.dir, settings_.variant, reachable_signatures(key_));
+            children = std::make_unique<ChildTables<V>>(settings_.dir, settings_.variant, reachable_signatures(key_),
+                                                        full_sides_dir(settings_.dir));
             const int threads = omp_get_max_threads();
             for (int t = 0; t < threads; ++t) readers.emplace_back(*children, settings_.memory.window_bytes(threads));
         });
@@ -430,6 +432,7 @@ private:
     }
 
     TableStats write_side(int s, int symbol_bytes) const;
+    void leave_out_larger_side(std::vector<TableStats>& written) const;
 
     MaterialSignature key_;
     const PairSettings& settings_;

@@ -37,7 +37,11 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     std::uint64_t wins = 0, draws = 0, losses = 0, capture_count = 0;
     int longest_win = -1, longest_loss = -1;
     std::mutex merge;
-    const bool threats = settings_.format_version >= 3;
+    // Format 3 leaves a symmetric table's threat positions out; a pair of
+    // two tables leaves one whole side out instead (drop_larger_side), and
+    // the side kept must then store its threat positions, which are searched
+    // into the side left out.
+    const bool threats = settings_.format_version >= 3 && indexes_.size() == 1;
     symbols.for_each_run([&](std::uint64_t first, std::span<const std::uint16_t> run) {
         std::uint64_t w = 0, d = 0, l = 0, c = 0;
         int longest_w = -1, longest_l = -1;
@@ -86,6 +90,7 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     layout.wdl_dont_care = &left_out;
     layout.dtw_dont_care = &draws_or_left_out;
     layout.format_version = settings_.format_version;
+    layout.threats_not_stored = threats;
     // The first pass read every block already, so a failure here is an I/O
     // error at worst: it is kept, and the files written are removed below.
     ParallelErrors read_errors;
@@ -114,6 +119,45 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     st.seconds = solve_seconds_;
     st.positions_in_flight = positions_in_flight();
     return st;
+}
+
+// Format 3, a pair of two tables: the side whose WDL file came out larger
+// stores nothing (kFlagSideNotStored); a reader finds its values one ply
+// away, in the side kept. Measured on Russian <= 5: keeping the smaller
+// side of each pair leaves 41% of the WDL bytes and as much of DTW
+// (BENCHMARKS.md, "Table format 3"). WDL decides, being the file engines
+// hold in memory; the sides' DTW files nearly always rank alike. Ties leave
+// out the key's mirror, so every process and every run chooses alike.
+template <class V>
+void PairBuilder<V>::leave_out_larger_side(std::vector<TableStats>& written) const {
+    const auto side_of = [&](const TableStats& st) { return st.signature == indexes_[0].signature() ? 0 : 1; };
+    std::vector<std::uint64_t> wdl_bytes(2, 0);
+    for (const TableStats& st : written) wdl_bytes[std::size_t(side_of(st))] = st.wdl_bytes;
+    if (parts_ > 1) wdl_bytes = settings_.team->sum(wdl_bytes);
+    const int left_out = wdl_bytes[0] > wdl_bytes[1] ? 0 : 1;
+    team_step([&] {
+        for (TableStats& st : written) {
+            if (side_of(st) != left_out) continue;
+            TableLayout layout;
+            layout.variant = settings_.variant;
+            layout.signature = st.signature;
+            layout.positions = st.positions;
+            layout.index_version = PositionIndex<V>::kVersion;
+            layout.longest = {st.longest_win, st.longest_loss};
+            layout.format_version = settings_.format_version;
+            // The full files stay for the rest of the run, for the pairs
+            // built on this one to read instead of searching (ChildTables).
+            const auto kept = full_sides_dir(settings_.dir);
+            std::filesystem::create_directories(kept);
+            for (const compress::Metric metric : {compress::Metric::wdl, compress::Metric::dtw}) {
+                const std::string name = table_file_name(settings_.variant, st.signature, metric);
+                std::filesystem::rename(settings_.dir / name, kept / name);
+            }
+            const CompressedSizes sizes = write_unstored_tables(settings_.dir, layout);
+            st.wdl_bytes = sizes.wdl_bytes;
+            st.dtw_bytes = sizes.dtw_bytes;
+        }
+    });
 }
 
 }  // namespace dtb

@@ -1,5 +1,7 @@
 #include "gen/table_writer.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "compress/table_file.hpp"
@@ -10,7 +12,7 @@ namespace dtb {
 
 namespace {
 
-compress::TableDescription describe(const TableLayout& t, compress::Metric metric) {
+compress::TableDescription describe(const TableLayout& t, compress::Metric metric, bool side_not_stored = false) {
     compress::TableDescription d;
     d.variant = file_variant(t.variant);
     d.material = file_material(t.signature);
@@ -21,7 +23,9 @@ compress::TableDescription describe(const TableLayout& t, compress::Metric metri
     // Format 2 files stay byte for byte what format 2 writers wrote; the
     // exact table stores every position.
     if (t.format_version >= 3 && metric != compress::Metric::exact)
-        d.flags = compress::kFlagCapturesNotStored | compress::kFlagThreatsNotStored;
+        d.flags = compress::kFlagCapturesNotStored | (side_not_stored        ? compress::kFlagSideNotStored
+                                                      : t.threats_not_stored ? compress::kFlagThreatsNotStored
+                                                                             : 0);
     return d;
 }
 
@@ -72,6 +76,24 @@ CompressedSizes write_compressed_tables(const std::filesystem::path& dir, const 
         compress::write_table(dtw_path, describe(t, compress::Metric::dtw), t.positions,
                               symbols_of<std::uint16_t>(values, dtw), dont_care, dtw_options);
     return {std::filesystem::file_size(wdl_path), std::filesystem::file_size(dtw_path)};
+}
+
+CompressedSizes write_unstored_tables(const std::filesystem::path& dir, const TableLayout& t) {
+    if (t.format_version < 3) throw std::invalid_argument("only format 3 leaves a whole side out");
+    compress::WriterOptions options;
+    options.positions_per_block = compress::kMaxPositionsPerBlock;
+    options.format_version = t.format_version;
+    const auto nothing = [](std::uint64_t, std::span<std::uint8_t> out) { std::fill(out.begin(), out.end(), 0); };
+    const auto every = compress::DontCare::predicate([](std::uint64_t) { return true; });
+    CompressedSizes sizes;
+    for (const compress::Metric metric : {compress::Metric::wdl, compress::Metric::dtw}) {
+        options.symbol_bits = metric == compress::Metric::wdl ? 2 : 8;
+        const auto path = dir / table_file_name(t.variant, t.signature, metric);
+        compress::write_table(path, describe(t, metric, true), t.positions,
+                              compress::SymbolSource<std::uint8_t>(nothing), every, options);
+        (metric == compress::Metric::wdl ? sizes.wdl_bytes : sizes.dtw_bytes) = std::filesystem::file_size(path);
+    }
+    return sizes;
 }
 
 void write_exact_table(const std::filesystem::path& dir, const TableLayout& t, const ValueSource& values,

@@ -43,13 +43,21 @@ struct TableLayout {
     // the draws too (the WDL file tells them).
     const Bitmap* wdl_dont_care = nullptr;
     const Bitmap* dtw_dont_care = nullptr;
-    // Of both files: 3 leaves the threat positions out (the flag
-    // kFlagThreatsNotStored), 2 does not.
+    // Of both files: 2, or 3, which may leave out more (below).
     std::uint32_t format_version = compress::kDefaultFormatVersion;
+    // Format 3 only: the threat positions are not stored (flag
+    // kFlagThreatsNotStored; tables/stored_positions.hpp).
+    bool threats_not_stored = false;
 };
 
 CompressedSizes write_compressed_tables(const std::filesystem::path& dir, const TableLayout& table,
                                         const ValueSource& values);
+
+// The .wdl and .dtw files of a table that stores none of its positions
+// (format 3, flag kFlagSideNotStored): the reader searches each one ply into
+// the mirror table. The blocks hold nothing: as large as the format allows,
+// a few bytes each. Replaces what `dir` held under those names.
+CompressedSizes write_unstored_tables(const std::filesystem::path& dir, const TableLayout& table);
 
 // NAME.raw: every value as a symbol of `symbol_bytes` bytes (values.hpp).
 void write_exact_table(const std::filesystem::path& dir, const TableLayout& table, const ValueSource& values,

@@ -431,6 +431,14 @@ std::vector<VerifyReport> verify_pair(VariantId variant, const std::filesystem::
         for (std::size_t s = 0; s < reports.size(); ++s)
             if (checked[s]) checked[s] = values_to_check(tables, sides[s], journal, reports[s]);
         if (std::find(checked.begin(), checked.end(), true) == checked.end()) return finish();
+        // A side whose files store nothing (format 3) has the values of its
+        // mirror, one ply on: checking it alone is checking its mirror's
+        // stored values, whose mismatches are then its own.
+        std::vector<bool> sides_checked = checked;
+        sides_checked.resize(sides.size(), false);
+        const bool through_mirror =
+            reports.size() == 1 && sides.size() == 2 && checked[0] && !tables.stores_positions(sides[0]);
+        if (through_mirror) sides_checked[1] = true;
         PairLevelsCheck<V> pair(sides);
         if (pair.bytes() > window_bytes / 2) {
             // Too large to hold two levels: table by table (their own files
@@ -438,6 +446,14 @@ std::vector<VerifyReport> verify_pair(VariantId variant, const std::filesystem::
             for (std::size_t s = 0; s < reports.size(); ++s)
                 if (checked[s])
                     reports[s] = verify_one<V>(variant, dir, sides[s], window_bytes, journal, own_runs_up_to);
+            if (through_mirror && checked[0]) {
+                const VerifyReport mirror =
+                    verify_one<V>(variant, dir, sides[1], window_bytes, journal, own_runs_up_to);
+                reports[0].mismatches += mirror.mismatches;
+                reports[0].examples.insert(reports[0].examples.end(), mirror.examples.begin(), mirror.examples.end());
+                for (const auto& list : {mirror.damaged, mirror.unchecked})
+                    reports[0].unchecked.insert(reports[0].unchecked.end(), list.begin(), list.end());
+            }
             return reports;
         }
         const std::uint64_t threads = std::uint64_t(omp_get_max_threads());
@@ -446,9 +462,10 @@ std::vector<VerifyReport> verify_pair(VariantId variant, const std::filesystem::
             readers.push_back(
                 std::make_unique<typename ChildTables<V>::Reader>(tables, (window_bytes - pair.bytes()) / threads));
         std::vector<Mismatches> wrong(sides.size());
-        pair.run(checked, wrong, readers);
+        pair.run(sides_checked, wrong, readers);
         for (std::size_t s = 0; s < reports.size(); ++s)
             if (checked[s]) wrong[s].report(reports[s]);
+        if (through_mirror) wrong[1].report(reports[0]);
     } catch (const std::runtime_error& e) {
         // A file the check needs is missing or damaged: the tables still
         // to be checked are not.

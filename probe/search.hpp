@@ -9,9 +9,10 @@
 //       win  = 1 + the least DTW of the moves into lost positions,
 //       else a draw if a move draws,
 //       else loss = 1 + the greatest DTW of the moves (all into wins);
-//   - a threat position of a table that leaves them out (format 3,
-//     tables/stored_positions.hpp): its moves are searched the same way,
-//     one ply, into stored and capture positions only;
+//   - a threat position of a table that leaves them out, or any position of
+//     a table that stores none (format 3, tables/stored_positions.hpp): its
+//     moves are searched the same way, one ply, into stored and capture
+//     positions only;
 //   - otherwise: turned so that the side to move is White, ranked in its
 //     signature's index, and read (WDL, then DTW for the distance).
 //
@@ -52,9 +53,9 @@ public:
     Outcome<int> wdl(const Position<V>& pos) const {
         if (!pos.pieces[pos.side_to_move]) return -1;
         if (!MoveGenerator<V>::has_capture(pos)) {
-            auto out = left_out(pos, compress::Metric::wdl);
-            if (!out) return out.take_error();
-            if (!*out) return read_wdl(pos);
+            auto stored = locate(pos, compress::Metric::wdl);
+            if (!stored) return stored.take_error();
+            if (*stored) return read_wdl(**stored);
         }
         MoveList moves;
         MoveGenerator<V>::generate(pos, moves);
@@ -72,9 +73,9 @@ public:
     Outcome<int> value(const Position<V>& pos) const {
         if (!pos.pieces[pos.side_to_move]) return 0;
         if (!MoveGenerator<V>::has_capture(pos)) {
-            auto out = left_out(pos, compress::Metric::dtw);
-            if (!out) return out.take_error();
-            if (!*out) return read_value(pos);
+            auto stored = locate(pos, compress::Metric::dtw);
+            if (!stored) return stored.take_error();
+            if (*stored) return read_value(**stored);
         }
         MoveList moves;
         MoveGenerator<V>::generate(pos, moves);
@@ -157,15 +158,50 @@ private:
     // turned so that White moves, in its signature's table, at its rank.
     struct Entry {
         MaterialSignature signature;
+        const OpenTable* wdl = nullptr;
+        const OpenTable* distance = nullptr;  // located for a distance: its DTW table
         std::uint64_t index = 0;
     };
 
-    // Whether the files leave out `pos` (no capture for its side to move):
-    // a threat position, in a table whose WDL file (and for a distance, DTW
-    // file) leaves threats out.
-    Outcome<bool> left_out(const Position<V>& pos, compress::Metric metric) const {
-        if (!other_side_can_capture(pos)) return false;
-        const MaterialSignature sig = signature_of(normalize(pos));
+    // Where the files store `pos` (no capture for its side to move), or
+    // nullopt where they leave it out: any position of a table whose WDL file
+    // (and for a distance, DTW file) stores none, or a threat position of
+    // one that leaves threats out.
+    Outcome<std::optional<Entry>> locate(const Position<V>& pos, compress::Metric metric) const {
+        const Position<V> normal = normalize(pos);
+        Entry entry{signature_of(normal)};
+        auto table = find_table(entry.signature, compress::Metric::wdl);
+        if (!table) return table.take_error();
+        entry.wdl = *table;
+        std::uint32_t flags = entry.wdl->file->header().flags;
+        if (metric != compress::Metric::wdl) {
+            auto more = find_table(entry.signature, metric);
+            if (!more) return more.take_error();
+            entry.distance = *more;
+            flags |= entry.distance->file->header().flags;
+        }
+        if (flags & compress::kFlagSideNotStored) {
+            // Its moves lead into the mirror, which must store them: were
+            // it to leave them out too, the search would never end.
+            auto mirror = file_flags(entry.signature.mirror(), metric);
+            if (!mirror) return mirror.take_error();
+            if (entry.signature.is_symmetric() ||
+                (*mirror & (compress::kFlagSideNotStored | compress::kFlagThreatsNotStored)))
+                return Failure{Status::corrupt_table, entry.wdl->file->path().string() +
+                                                          ": stores no position, nor does its mirror table store "
+                                                          "all of its own"};
+            return std::optional<Entry>();
+        }
+        if ((flags & compress::kFlagThreatsNotStored) && other_side_can_capture(pos) &&
+            moves_leave_no_threat_position(pos))
+            return std::optional<Entry>();
+        entry.index = entry.wdl->template index_for<V>().rank(normal);
+        return std::optional<Entry>(entry);
+    }
+
+    // The flags of the WDL file of `sig`, with those of its DTW file for a
+    // distance.
+    Outcome<std::uint32_t> file_flags(const MaterialSignature& sig, compress::Metric metric) const {
         std::uint32_t flags = 0;
         for (const compress::Metric m : {compress::Metric::wdl, metric}) {
             auto table = find_table(sig, m);
@@ -173,18 +209,12 @@ private:
             flags |= (*table)->file->header().flags;
             if (metric == compress::Metric::wdl) break;  // one file to ask
         }
-        return (flags & compress::kFlagThreatsNotStored) != 0 && moves_leave_no_threat_position(pos);
+        return flags;
     }
 
-    // The entry and its WDL (-1, 0, 1), from the WDL file.
-    Outcome<int> read_wdl(const Position<V>& pos, Entry* entry = nullptr) const {
-        const Position<V> normal = normalize(pos);
-        const MaterialSignature sig = signature_of(normal);
-        auto table = find_table(sig, compress::Metric::wdl);
-        if (!table) return table.take_error();
-        const std::uint64_t index = (*table)->template index_for<V>().rank(normal);
-        if (entry) *entry = Entry{sig, index};
-        auto symbol = read_symbol(**table, index);
+    // The WDL (-1, 0, 1) stored at `entry`.
+    Outcome<int> read_wdl(const Entry& entry) const {
+        auto symbol = read_symbol(*entry.wdl, entry.index);
         if (!symbol) return symbol.take_error();
         switch (*symbol) {
             case kWdlLoss:
@@ -194,22 +224,19 @@ private:
             case kWdlWin:
                 return 1;
             default:
-                return Failure{Status::corrupt_table, (*table)->file->path().string() + ": position " +
-                                                          std::to_string(index) + " holds WDL symbol " +
+                return Failure{Status::corrupt_table, entry.wdl->file->path().string() + ": position " +
+                                                          std::to_string(entry.index) + " holds WDL symbol " +
                                                           std::to_string(*symbol)};
         }
     }
 
     // The WDL file gives the result, the DTW file (same signature, same
     // index) half the distance.
-    Outcome<int> read_value(const Position<V>& pos) const {
-        Entry entry;
-        auto wdl = read_wdl(pos, &entry);
+    Outcome<int> read_value(const Entry& entry) const {
+        auto wdl = read_wdl(entry);
         if (!wdl) return wdl;
         if (*wdl == 0) return kDraw;
-        auto table = find_table(entry.signature, compress::Metric::dtw);
-        if (!table) return table.take_error();
-        auto symbol = read_symbol(**table, entry.index);
+        auto symbol = read_symbol(*entry.distance, entry.index);
         if (!symbol) return symbol.take_error();
         return dtw_from_symbol(*symbol, *wdl > 0);
     }

@@ -35,6 +35,8 @@ std::string header_mismatch(const compress::Header& h, const TableName& name) {
         const std::uint64_t expected = PositionIndex<V>(name.signature).size();
         if (h.position_count != expected)
             return std::to_string(h.position_count) + " positions, the signature has " + std::to_string(expected);
+        if ((h.flags & compress::kFlagSideNotStored) && name.signature.is_symmetric())
+            return "no position stored, but the table is its own mirror";
         if (name.metric == compress::Metric::wdl && h.max_symbol > kWdlWin)
             return "a WDL symbol above 2 (max_symbol " + std::to_string(h.max_symbol) + ")";
         return {};

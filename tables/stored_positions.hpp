@@ -6,7 +6,14 @@
 //   - capture positions (the side to move must capture): left out of every
 //     .wdl, .dtw and .dtc file. Their captures are searched; each takes a
 //     piece, so the search ends in smaller tables.
-//   - threat positions (format 3, flag kFlagThreatsNotStored): the side to
+//   - one side of a pair (format 3, flag kFlagSideNotStored): a table whose
+//     mirror is another table stores none of its positions; each is searched
+//     one ply, into the mirror, which stores all of its own (no threat
+//     positions left out) or into capture positions and smaller tables, so
+//     the search never comes back. The generator leaves out the side whose
+//     WDL file is larger (gen/pair_writer.hpp).
+//   - threat positions (format 3, flag kFlagThreatsNotStored, only in a
+//     table that is its own mirror): the side to
 //     move has no capture but the other side has one, and every move leads
 //     to a capture position or to a position where the side that just
 //     moved threatens nothing. One ply of search finds the value from

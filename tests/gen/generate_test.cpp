@@ -497,6 +497,59 @@ TEST(Verify, EveryMethodFindsTheSameWrongValues) {
     }
 }
 
+// Format 3 stores one side of each pair. A wrong value in the side kept is
+// found by the check of the whole set, and by `--only` the side left out
+// (whose values are the kept side's, one ply on): the check cannot pass
+// a set whose values are wrong on either side.
+TEST(Verify, FindsAWrongValueThroughTheSideLeftOut) {
+    ScratchDir dir("verify-format3");
+    GenerateOptions o;
+    o.keep_raw = true;
+    o.variant = VariantId::Russian;
+    o.max_pieces = 3;
+    o.dir = dir.path();
+    o.format_version = 3;
+    std::ostringstream gen_log;
+    generate_tables(o, gen_log);
+    const MaterialSignature kkvk = *MaterialSignature::parse("KKvK");
+    const auto stores = [&](const MaterialSignature& sig) {
+        auto file = compress::TableFile::open(
+            dir.path() / table_file_name(VariantId::Russian, sig, compress::Metric::wdl), nullptr);
+        EXPECT_TRUE(file.ok()) << file.error().message;
+        return file.ok() && ((*file)->header().flags & compress::kFlagSideNotStored) == 0;
+    };
+    ASSERT_NE(stores(kkvk), stores(kkvk.mirror()));
+    const MaterialSignature kept = stores(kkvk) ? kkvk : kkvk.mirror(), left_out = kept.mirror();
+    // A win stored two plies longer (or a loss, for the side with one king).
+    const RawTable raw = read_raw_table(raw_table_path(dir.path(), VariantId::Russian, kept));
+    const PositionIndex<Russian> index(kept);
+    std::uint64_t i = 0;
+    while (i < index.size() && (raw.value(i) < 2 || MoveGenerator<Russian>::has_capture(index.unrank(i)))) ++i;
+    ASSERT_LT(i, index.size());
+    change_symbol(dir.path() / table_file_name(VariantId::Russian, kept, compress::Metric::dtw), i,
+                  std::uint8_t(dtw_symbol(raw.value(i)) + 1));
+    std::ostringstream log;
+    const auto all = verify_tables(VariantId::Russian, dir.path(), log, false);
+    std::uint64_t wrong = 0;
+    for (const VerifyReport& r : all) {
+        EXPECT_TRUE(r.unchecked.empty() && r.damaged.empty()) << r.signature.name() << log.str();
+        if (r.signature == kept) {
+            EXPECT_GE(r.mismatches, 1u) << log.str();
+        }
+        wrong += r.mismatches;
+    }
+    EXPECT_GE(wrong, 1u);
+    const auto alone = verify_tables(VariantId::Russian, dir.path(), log, false, {left_out});
+    ASSERT_EQ(alone.size(), 1u);
+    EXPECT_GE(alone[0].mismatches, 1u) << log.str();
+    ASSERT_FALSE(alone[0].examples.empty());
+    // And the intact set passes, both sides.
+    change_symbol(dir.path() / table_file_name(VariantId::Russian, kept, compress::Metric::dtw), i,
+                  std::uint8_t(dtw_symbol(raw.value(i))));
+    for (const VerifyReport& r : verify_tables(VariantId::Russian, dir.path(), log, false))
+        EXPECT_TRUE(r.ok()) << r.signature.name() << log.str();
+}
+
 // The same on 10x10, whose kings fly across a larger board: a loss stored
 // two plies longer is found at its own position by the check by levels and
 // by the check by table alike.

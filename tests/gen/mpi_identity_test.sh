@@ -2,7 +2,8 @@
 # mpirun -np 3 dtb gen writes the same table files as one process does
 # (docs/GENERATOR.md, "Many machines"), both when each pair goes whole to one
 # process and when every pair is split between the three (--split-above 0),
-# and so does mpirun -np 3 dtb gen --dtc (each .dtc pair whole to one process),
+# and so does mpirun -np 3 dtb gen --dtc (each .dtc pair whole to one process)
+# and --format 3 split (the processes leave out the same sides),
 # a run killed mid-slice is recovered by running it again, and a second run
 # over the same directory finds nothing to do.
 #   tests/gen/mpi_identity_test.sh DTB MPIEXEC
@@ -37,6 +38,18 @@ dtc=$(cd "$work/one" && ls ./*.dtc | sort)
 for f in $dtc; do
   cmp "$work/one/$f" "$work/three/$f" || { echo "three: $f differs"; exit 1; }
 done
+# Format 3 leaves out the side of each pair whose WDL file is larger: with
+# every pair split between three processes, each writing one side, the
+# processes must choose the same side.
+"$dtb" gen --variant russian --pieces 4 --dir "$work/one3" --threads 1 --format 3 > /dev/null
+"$mpiexec" --oversubscribe -np 3 "$dtb" gen --variant russian --pieces 4 --dir "$work/split3" --threads 1 \
+  --split-above 0 --format 3 > /dev/null
+one3=$(cd "$work/one3" && ls ./*.wdl ./*.dtw | sort)
+[ "$one3" = "$(cd "$work/split3" && ls ./*.wdl ./*.dtw | sort)" ] || { echo "format 3: not the same files"; exit 1; }
+for f in $one3; do
+  cmp "$work/one3/$f" "$work/split3/$f" || { echo "format 3 split: $f differs"; exit 1; }
+done
+[ ! -e "$work/split3/.dtb-work" ] || { echo "format 3 split: scratch files left"; exit 1; }
 # A run killed while the parts of a slice are being written is recovered by
 # running the same command again.
 # (In a session of its own, so that every process of the run is killed, and

@@ -40,13 +40,17 @@ struct Tally {
 };
 
 // A copy of the small set's Russian tables, in which one file is damaged
-// at a time. KKvK has 14880 positions: one WDL block (32768 positions a
-// block) and two DTW blocks (8192).
+// at a time: a file of two kings against one, whichever side of the pair
+// stores its positions (the other stores none). Each side has 14880
+// positions: one WDL block (32768 positions a block) and two DTW blocks
+// (8192).
 class Damaged : public ::testing::Test {
 protected:
-    const std::string target = "russian-KKvK.wdl";
+    const MaterialSignature side = stored_side(small_tables(), VariantId::Russian, *MaterialSignature::parse("KKvK"));
+    const std::string base = "russian-" + side.name();
+    const std::string target = base + ".wdl";
     ScratchDir dir;
-    RawTable raw = read_raw_table(small_tables() / "russian-KKvK.raw");
+    RawTable raw = read_raw_table(small_tables() / (base + ".raw"));
     PositionIndex<Russian> index{raw.header.signature};
 
     void SetUp() override {
@@ -59,7 +63,7 @@ protected:
 
     std::vector<std::uint8_t> pristine(const std::string& name) const { return read_bytes(small_tables() / name); }
 
-    // Probes KKvK positions (every one, or every `step`th) with a fresh
+    // Probes the side's positions (every one, or every `step`th) with a fresh
     // handle, WDL and DTW. Anything but a right value or an error naming
     // `damaged` fails the test.
     Tally probe_all(const std::string& damaged, std::uint64_t step = 1) {
@@ -68,7 +72,7 @@ protected:
         const std::string path = (dir / damaged).string();
         for (std::uint64_t i = 0; i < index.size(); i += step) {
             const Position<Russian> position = index.unrank(i);
-            const bool quiet = stored_in_its_table(position);
+            const bool quiet = stored_in_its_table(position, small_tables());
             const dtb_position pos = c_position(position);
             const dtb_value expected = expected_value(raw.value(i));
             dtb_value v{};
@@ -102,10 +106,10 @@ protected:
         write_bytes(dir / name, bytes);
     }
 
-    // A KKvK position the probe must read from the file.
+    // A position of the side that the probe must read from the file.
     dtb_position quiet_position() const {
         for (std::uint64_t i = 0;; ++i)
-            if (stored_in_its_table(index.unrank(i))) return c_position(index.unrank(i));
+            if (stored_in_its_table(index.unrank(i), small_tables())) return c_position(index.unrank(i));
     }
 };
 
@@ -159,7 +163,7 @@ TEST_F(Damaged, EveryBitOfTheBlockIndex) {
 // errors, the other blocks' positions their right values. The DTW file is
 // the one with several blocks.
 TEST_F(Damaged, BitsInTheBlocks) {
-    const std::string target = "russian-KKvK.dtw";
+    const std::string target = base + ".dtw";
     const auto bytes = pristine(target);
     const std::uint64_t data_offset = get64(bytes, 64), data_size = get64(bytes, 72);
     ASSERT_EQ(data_offset + data_size, bytes.size());
@@ -178,7 +182,7 @@ TEST_F(Damaged, BitsInTheBlocks) {
 }
 
 TEST_F(Damaged, DamagedDtwFileLeavesWdlProbesAlone) {
-    const std::string dtw = "russian-KKvK.dtw";
+    const std::string dtw = base + ".dtw";
     auto bytes = pristine(dtw);
     const std::uint64_t data_offset = get64(bytes, 64);
     bytes[data_offset + 3] ^= 0x10;  // inside block 0
@@ -186,7 +190,7 @@ TEST_F(Damaged, DamagedDtwFileLeavesWdlProbesAlone) {
     Handle tb(dir.path());
     std::uint64_t wdl_right = 0, dtw_errors = 0;
     for (std::uint64_t i = 0; i < index.size(); i += 5) {
-        if (!stored_in_its_table(index.unrank(i))) continue;
+        if (!stored_in_its_table(index.unrank(i), small_tables())) continue;
         const dtb_position pos = c_position(index.unrank(i));
         const dtb_value expected = expected_value(raw.value(i));
         dtb_value v{};
@@ -246,7 +250,7 @@ TEST_F(Damaged, VersionTwoTablesStillProbe) {
 // tables written before format version 2 keep working.
 TEST_F(Damaged, VersionOneTablesStillProbe) {
     write_format_two_tables(dir.path());
-    for (const std::string name : {"russian-KKvK.wdl", "russian-KKvK.dtw"}) {
+    for (const std::string& name : {base + ".wdl", base + ".dtw"}) {
         auto bytes = read_bytes(dir / name);
         bytes[8] = 1;
         std::fill(bytes.begin() + 108, bytes.begin() + 116, std::uint8_t{0});  // reserved in version 1
@@ -263,7 +267,7 @@ TEST_F(Damaged, VersionOneTablesStillProbe) {
 // KKvK and KvKK have the same number of positions (14880): only the
 // material in the header tells a renamed file from the real one.
 TEST_F(Damaged, AnotherTablesFileUnderThisName) {
-    write_damaged(target, pristine("russian-KvKK.wdl"));
+    write_damaged(target, pristine("russian-" + side.mirror().name() + ".wdl"));
     const Tally t = probe_all(target, 31);
     EXPECT_EQ(t.quiet_right, 0u);
     Handle tb(dir.path());
@@ -273,11 +277,11 @@ TEST_F(Damaged, AnotherTablesFileUnderThisName) {
     EXPECT_NE(tb.error().find("not the table its name says"), std::string::npos) << tb.error();
     // A WDL file under a DTW name: the metric is checked as well.
     write_damaged(target, pristine(target));
-    write_damaged("russian-KKvK.dtw", pristine(target));
+    write_damaged(base + ".dtw", pristine(target));
     Handle tb2(dir.path());
     // A won position needs the DTW file.
     for (std::uint64_t i = 0; i < index.size(); ++i) {
-        if (!is_win(raw.value(i)) || !stored_in_its_table(index.unrank(i))) continue;
+        if (!is_win(raw.value(i)) || !stored_in_its_table(index.unrank(i), small_tables())) continue;
         const dtb_position won = c_position(index.unrank(i));
         EXPECT_EQ(dtb_probe_dtw(tb2, &won, &v), DTB_CORRUPT_TABLE);
         EXPECT_NE(tb2.error().find("another metric"), std::string::npos) << tb2.error();

@@ -13,12 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "compress/table_file.hpp"
 #include "dtb/probe.h"
 #include "gen/generate.hpp"
 #include "gen/raw_table.hpp"
 #include "rules/notation.hpp"
 #include "tables/position_index.hpp"
 #include "tables/stored_positions.hpp"
+#include "tables/table_names.hpp"
 #include "tables/values.hpp"
 #include "tests/scratch_dir.hpp"
 
@@ -53,11 +55,28 @@ inline void make_adjudication_tables(const std::filesystem::path& dir) {
     generate_tables(o, log);
 }
 
-// Whether a probe of `pos` reads its own table: the files store it (no
-// capture to search, and not a threat position format 3 leaves out).
+// Whether the WDL file of `sig` in `dir` stores positions (format 3 leaves
+// one side of each pair out: docs/FORMAT.md, "Positions not stored").
+inline bool stores_positions(const std::filesystem::path& dir, VariantId variant, const MaterialSignature& sig) {
+    auto file = compress::TableFile::open(dir / table_file_name(variant, sig, compress::Metric::wdl), nullptr);
+    if (!file) throw std::runtime_error(file.error().message);
+    return ((*file)->header().flags & compress::kFlagSideNotStored) == 0;
+}
+
+// Of `sig` and its mirror, the side whose files store its positions in `dir`.
+inline MaterialSignature stored_side(const std::filesystem::path& dir, VariantId variant,
+                                     const MaterialSignature& sig) {
+    return stores_positions(dir, variant, sig) ? sig : sig.mirror();
+}
+
+// Whether a probe of `pos` reads its own table in a format 3 set in `dir`:
+// the files store it (no capture to search, not in the side of a pair left
+// out, and not a threat position of a table that is its own mirror).
 template <class V>
-bool stored_in_its_table(const Position<V>& pos) {
-    return !MoveGenerator<V>::has_capture(pos) && !is_unstored_threat(pos);
+bool stored_in_its_table(const Position<V>& pos, const std::filesystem::path& dir) {
+    if (MoveGenerator<V>::has_capture(pos)) return false;
+    const MaterialSignature sig = signature_of(normalize(pos));
+    return sig.is_symmetric() ? !is_unstored_threat(pos) : stores_positions(dir, V::id, sig);
 }
 
 // Russian tables up to 4 pieces in format 2 (threat positions stored), as
