@@ -9,7 +9,7 @@ the bytes this dtb writes (run it after a change to the table format):
     dtb gen --variant international --pieces 3 --dir DIR3 --format 3
     tests/fuzz/make_table_seeds.py DIR DIR3
 
-DIR3, the same tables in table format 3 (threat positions left out), is
+DIR3, the same tables in table format 3 (one side of each pair left out), is
 optional: its files become seeds too ("format3-..."), valid tables with
 other bytes than the target's reference tables, which must answer alike.
 
@@ -57,6 +57,13 @@ def main():
     damaged = bytearray(table["russian-KMvK.wdl"])
     damaged[-3] ^= 0x01
     seed("unrepaired-russian-KMvK.wdl-block-byte", 2, damaged)
+    # Flag 4 (no position stored) set on a table whose mirror stores its
+    # own: the probe searches every position of it, and must answer as the
+    # valid table does.
+    damaged = bytearray(table["russian-KKvK.wdl"])
+    damaged[8] = 3
+    damaged[28] |= 4
+    seed("repaired-russian-KKvK.wdl-side-not-stored", 0 | REPAIR, damaged)
     seed("truncated-russian-KKvK.wdl", 0, table["russian-KKvK.wdl"][:100])
     seed("empty-file", 3, b"")
 
