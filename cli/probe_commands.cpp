@@ -174,6 +174,7 @@ Json inventory_json(const InfoOptions& o, const std::vector<std::string>& dirs,
                             {"positions", t.positions},
                             {"bytes", t.bytes},
                             {"bits_per_position", bits_per_position(t.bytes, t.positions)},
+                            {"stores_positions", t.stores_positions},
                             {"valid", t.problem.empty()},
                             {"checked", o.quick ? "header and index" : "every checksum"},
                             {"error", t.problem.empty() ? Json(nullptr) : Json(t.problem)}});
@@ -202,7 +203,8 @@ void print_inventory(bool quick, const probe::TableInventory& inventory) {
                   << t.name.signature.name() << std::setw(7) << metric_name(t.name.metric) << std::right
                   << std::setw(14) << t.positions << std::setw(14) << t.bytes << std::setw(10) << std::fixed
                   << std::setprecision(3) << bits_per_position(t.bytes, t.positions) << "  "
-                  << (t.problem.empty() ? "ok" : "BAD: " + t.problem) << '\n';
+                  << (t.problem.empty() ? "ok" : "BAD: " + t.problem)
+                  << (t.stores_positions ? "" : "  (stores none: searched from its mirror)") << '\n';
     std::cout << '\n';
     for (const auto& [key, total] : inventory.totals)
         std::cout << "total " << std::left << std::setw(14) << variant_name(key.first) << std::setw(4)

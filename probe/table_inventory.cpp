@@ -18,6 +18,7 @@ TableInfo inspect(const std::filesystem::path& path, const TableName& name, bool
         return t;
     }
     t.positions = (*file)->position_count();
+    t.stores_positions = ((*file)->header().flags & compress::kFlagSideNotStored) == 0;
     if (std::string wrong = header_mismatch((*file)->header(), name); !wrong.empty())
         t.problem = path.string() + ": not the table its name says: " + wrong;
     else if (!quick)

@@ -21,6 +21,9 @@ struct TableInfo {
     std::uint64_t positions = 0;
     std::uint64_t bytes = 0;
     std::string problem;  // the failed check's message; empty: valid
+    // Whether the file stores positions: false for the side of a pair that
+    // format 3 leaves out (its positions are searched from its mirror).
+    bool stores_positions = true;
 };
 
 struct TableTotal {

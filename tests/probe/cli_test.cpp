@@ -355,11 +355,18 @@ TEST(Cli, InfoListsEveryTable) {
     ASSERT_EQ(r.status, 0) << r.err;
     const Json j = Json::parse(r.out);
     std::map<std::string, int> tables;
+    std::map<std::string, bool> stores;  // file name: whether it stores positions
     for (const Json& t : j["tables"]) {
         tables[t["variant"].get<std::string>()]++;
         EXPECT_TRUE(t["valid"].get<bool>()) << t.dump();
         EXPECT_GT(t["bits_per_position"].get<double>(), 0.0);
+        stores[std::filesystem::path(t["file"].get<std::string>()).filename().string()] =
+            t["stores_positions"].get<bool>();
     }
+    // The small set is in format 3: of two mirrors, one stores nothing.
+    EXPECT_TRUE(stores.at("russian-KvK.wdl"));
+    EXPECT_NE(stores.at("russian-KKvK.wdl"), stores.at("russian-KvKK.wdl"));
+    EXPECT_EQ(stores.at("russian-KKvK.wdl"), stores.at("russian-KKvK.dtw"));
     // Both metrics of every signature: Russian up to 4 pieces, international and Brazilian up to 3.
     EXPECT_EQ(tables["russian"], 2 * int(all_signatures(VariantId::Russian, 4).size()));
     EXPECT_EQ(tables["international"], 2 * int(all_signatures(VariantId::International, 3).size()));

@@ -62,8 +62,7 @@ TEST(UnstoredSide, BothSidesLeftOutIsRefused) {
         if (name.starts_with("russian-") && (name.ends_with(".wdl") || name.ends_with(".dtw")))
             std::filesystem::copy_file(entry.path(), dir / name);
     }
-    const MaterialSignature kept =
-        stored_side(small_tables(), VariantId::Russian, *MaterialSignature::parse("KKvK"));
+    const MaterialSignature kept = stored_side(small_tables(), VariantId::Russian, *MaterialSignature::parse("KKvK"));
     TableLayout layout;
     layout.variant = VariantId::Russian;
     layout.signature = kept;
@@ -82,8 +81,7 @@ TEST(UnstoredSide, BothSidesLeftOutIsRefused) {
         const dtb_position c = c_position(pos);
         dtb_value v{};
         ASSERT_EQ(dtb_probe_wdl(tb, &c, &v), DTB_CORRUPT_TABLE) << to_fen(pos);
-        EXPECT_NE(tb.error().find("nor does its mirror table store all of its own"), std::string::npos)
-            << tb.error();
+        EXPECT_NE(tb.error().find("nor does its mirror table store all of its own"), std::string::npos) << tb.error();
         EXPECT_EQ(dtb_probe_dtw(tb, &c, &v), DTB_CORRUPT_TABLE) << to_fen(pos);
         ++refused;
     }
