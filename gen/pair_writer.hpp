@@ -38,7 +38,7 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
     int longest_win = -1, longest_loss = -1;
     std::mutex merge;
     // Format 3 leaves a symmetric table's threat positions out; a pair of
-    // two tables leaves one whole side out instead (drop_larger_side), and
+    // two tables leaves one whole side out instead (leave_out_larger_side), and
     // the side kept must then store its threat positions, which are searched
     // into the side left out.
     const bool threats = settings_.format_version >= 3 && indexes_.size() == 1;
@@ -124,10 +124,12 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
 // Format 3, a pair of two tables: the side whose WDL file came out larger
 // stores nothing (kFlagSideNotStored); a reader finds its values one ply
 // away, in the side kept. Measured on Russian <= 5: keeping the smaller
-// side of each pair leaves 41% of the WDL bytes and as much of DTW
-// (BENCHMARKS.md, "Table format 3"). WDL decides, being the file engines
-// hold in memory; the sides' DTW files nearly always rank alike. Ties leave
-// out the key's mirror, so every process and every run chooses alike.
+// side of each pair leaves 41% of the WDL bytes and 45% of the DTW bytes
+// (BENCHMARKS.md, "Table format 3"). A side's two files go together (a
+// probe reads WDL, then DTW at the same index), and WDL decides, being the
+// file engines hold in memory; DTW choosing for itself would have been 9%
+// smaller (7,752,620 bytes). Ties leave out the key's mirror, so every
+// process and every run chooses alike.
 template <class V>
 void PairBuilder<V>::leave_out_larger_side(std::vector<TableStats>& written) const {
     const auto side_of = [&](const TableStats& st) { return st.signature == indexes_[0].signature() ? 0 : 1; };
