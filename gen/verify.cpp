@@ -435,7 +435,6 @@ std::vector<VerifyReport> verify_pair(VariantId variant, const std::filesystem::
         // mirror, one ply on: checking it alone is checking its mirror's
         // stored values, whose mismatches are then its own.
         std::vector<bool> sides_checked = checked;
-        sides_checked.resize(sides.size(), false);
         const bool through_mirror =
             reports.size() == 1 && sides.size() == 2 && checked[0] && !tables.stores_positions(sides[0]);
         if (through_mirror) sides_checked[1] = true;
@@ -446,7 +445,7 @@ std::vector<VerifyReport> verify_pair(VariantId variant, const std::filesystem::
             for (std::size_t s = 0; s < reports.size(); ++s)
                 if (checked[s])
                     reports[s] = verify_one<V>(variant, dir, sides[s], window_bytes, journal, own_runs_up_to);
-            if (through_mirror && checked[0]) {
+            if (through_mirror) {
                 const VerifyReport mirror =
                     verify_one<V>(variant, dir, sides[1], window_bytes, journal, own_runs_up_to);
                 reports[0].mismatches += mirror.mismatches;
