@@ -50,43 +50,10 @@ public:
     explicit Search(const Tablebase& tb, bool cached_only = false) : tb_(tb), cached_only_(cached_only) {}
 
     // -1, 0 or 1 for the side to move. Reads WDL files only.
-    Outcome<int> wdl(const Position<V>& pos) const {
-        if (!pos.pieces[pos.side_to_move]) return -1;
-        if (!MoveGenerator<V>::has_capture(pos)) {
-            auto stored = locate(pos, compress::Metric::wdl);
-            if (!stored) return stored.take_error();
-            if (*stored) return read_wdl(**stored);
-        }
-        MoveList moves;
-        MoveGenerator<V>::generate(pos, moves);
-        int best = -1;
-        for (const Move& m : moves) {
-            auto child = wdl(pos.after(m));
-            if (!child) return child;
-            best = std::max(best, -*child);
-            if (best == 1) break;  // nothing is better than a win
-        }
-        return best;
-    }
+    Outcome<int> wdl(const Position<V>& pos) const { return wdl(pos, -1, 1); }
 
     // Plies to the end, or kDraw. Reads WDL and DTW files.
-    Outcome<int> value(const Position<V>& pos) const {
-        if (!pos.pieces[pos.side_to_move]) return 0;
-        if (!MoveGenerator<V>::has_capture(pos)) {
-            auto stored = locate(pos, compress::Metric::dtw);
-            if (!stored) return stored.take_error();
-            if (*stored) return read_value(**stored);
-        }
-        MoveList moves;
-        MoveGenerator<V>::generate(pos, moves);
-        ChildValues children;
-        for (const Move& m : moves) {
-            auto child = value(pos.after(m));
-            if (!child) return child;
-            children.add(*child);
-        }
-        return children.value();
-    }
+    Outcome<int> value(const Position<V>& pos) const { return value(pos, -kValueRankBound, kValueRankBound); }
 
     struct RootMove {
         Move move;
@@ -154,6 +121,57 @@ public:
     }
 
 private:
+    // The WDL of `pos` within the window (alpha, beta), alpha < beta: exact
+    // when the value lies strictly inside; otherwise a bound on the side of
+    // the window it falls (<= alpha: the value is at most the result; >=
+    // beta: at least). A search of a position the files leave out then
+    // stops at the first move that settles what its caller needs (a move
+    // that draws, when the caller already has a draw): the searches below a
+    // move into a capture position, and into sides left out in turn, are
+    // what compound with the pieces. Values lie in [-1, 1], so (-1, 1) asks
+    // for the exact value.
+    Outcome<int> wdl(const Position<V>& pos, int alpha, int beta) const {
+        if (!pos.pieces[pos.side_to_move]) return -1;
+        if (!MoveGenerator<V>::has_capture(pos)) {
+            auto stored = locate(pos, compress::Metric::wdl);
+            if (!stored) return stored.take_error();
+            if (*stored) return read_wdl(**stored);
+        }
+        MoveList moves;
+        MoveGenerator<V>::generate(pos, moves);
+        int best = -2;  // below every value: no move seen yet
+        for (const Move& m : moves) {
+            auto child = wdl(pos.after(m), -beta, -std::max(alpha, best));
+            if (!child) return child;
+            best = std::max(best, -*child);
+            if (best >= beta) break;  // the caller has something at least as good
+        }
+        return std::max(best, -1);  // no move: lost
+    }
+
+    // The value of `pos` (plies or kDraw) within the window (alpha, beta) of
+    // ranks (value_rank), alpha < beta, as wdl() above: exact when its rank
+    // lies strictly inside, else a bound on the side it falls.
+    // (-kValueRankBound, kValueRankBound) asks for the exact value.
+    Outcome<int> value(const Position<V>& pos, int alpha, int beta) const {
+        if (!pos.pieces[pos.side_to_move]) return 0;
+        if (!MoveGenerator<V>::has_capture(pos)) {
+            auto stored = locate(pos, compress::Metric::dtw);
+            if (!stored) return stored.take_error();
+            if (*stored) return read_value(**stored);
+        }
+        MoveList moves;
+        MoveGenerator<V>::generate(pos, moves);
+        int best = -kValueRankBound;  // below every rank: no move seen yet
+        for (const Move& m : moves) {
+            auto child = value(pos.after(m), rank_after(beta), rank_after(std::max(alpha, best)));
+            if (!child) return child;
+            best = std::max(best, value_rank(value_before(*child)));
+            if (best >= beta) break;  // the caller has something at least as good
+        }
+        return best == -kValueRankBound ? 0 : value_of_rank(best);  // no move: lost at once
+    }
+
     // Where a position with no capture for the side to move is stored:
     // turned so that White moves, in its signature's table, at its rank.
     struct Entry {

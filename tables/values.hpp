@@ -29,12 +29,33 @@ constexpr int wdl_of(int value) { return value == kDraw ? 0 : value % 2 == 1 ? 1
 // The value for the side that moves into a position of value `child`.
 constexpr int value_before(int child) { return child == kDraw ? kDraw : child + 1; }
 
-// Whether value a is better than b for the side to move: the fastest win,
-// then a draw, then the longest loss.
-constexpr bool better(int a, int b) {
-    const auto rank = [](int v) { return v == kDraw ? 0 : v % 2 == 1 ? 1000000 - v : -1000000 + v; };
-    return rank(a) > rank(b);
+// A value's place in the side to move's order of preference, as a number
+// (greater is better): the fastest win, then a draw, then the longest loss.
+// Wins rank above 0, losses below, a draw at 0.
+constexpr int kValueRankBase = 1000000;
+constexpr int value_rank(int v) { return v == kDraw ? 0 : v % 2 == 1 ? kValueRankBase - v : -kValueRankBase + v; }
+// The value of a rank that value_rank gives.
+constexpr int value_of_rank(int rank) {
+    return rank == 0 ? kDraw : rank > 0 ? kValueRankBase - rank : rank + kValueRankBase;
 }
+
+// Beyond every rank a value can have: the bounds of a search window.
+constexpr int kValueRankBound = 2 * kValueRankBase;
+
+// The rank, for the side to move after a move, of the value that gives the
+// side making the move the value of rank `rank` (value_before undone, in
+// ranks: a loss in n + 1 here is a win in n there, a win in n + 1 here a
+// loss in n there), the window bounds swapped. It turns the order round, so
+// it turns a search window for the mover into the window the position after
+// the move needs.
+constexpr int rank_after(int rank) {
+    if (rank >= kValueRankBound) return -kValueRankBound;
+    if (rank <= -kValueRankBound) return kValueRankBound;
+    return rank > 0 ? -rank - 1 : rank < 0 ? -rank + 1 : 0;
+}
+
+// Whether value a is better than b for the side to move.
+constexpr bool better(int a, int b) { return value_rank(a) > value_rank(b); }
 
 // The min-max rule, once for every measure the project keeps: of what a
 // side's moves lead to, each a win or a loss in some number of plies (for

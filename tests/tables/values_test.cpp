@@ -32,6 +32,33 @@ TEST(Values, BetterOrdersFastestWinThenDrawThenLongestLoss) {
             EXPECT_EQ(better(best_first[i], best_first[j]), i < j) << best_first[i] << " vs " << best_first[j];
 }
 
+// The ranks a windowed search compares (probe/search.hpp): the order of
+// better(), value_before across a move, the window bounds swapped.
+TEST(Values, RanksFollowBetterAndValueBefore) {
+    std::vector<int> values = {kDraw};
+    for (int v = 0; v <= 300; ++v) values.push_back(v);
+    for (const int a : values) {
+        EXPECT_EQ(value_of_rank(value_rank(a)), a) << a;
+        EXPECT_EQ(rank_after(value_rank(value_before(a))), value_rank(a)) << a;
+        EXPECT_LT(-kValueRankBound, value_rank(a));
+        EXPECT_LT(value_rank(a), kValueRankBound);
+        for (const int b : {kDraw, 0, 1, 2, 7, 40, 41, 300}) {
+            EXPECT_EQ(value_rank(a) > value_rank(b), better(a, b)) << a << " vs " << b;
+            // A window for the mover, turned for the position after the
+            // move: its value is inside exactly when the mover's is.
+            const int low = value_rank(b);
+            for (const int high : {value_rank(kDraw), value_rank(1), value_rank(2), kValueRankBound}) {
+                if (low >= high) continue;
+                const int mover = value_rank(value_before(a));
+                EXPECT_EQ(mover > low && mover<high, value_rank(a)> rank_after(high) && value_rank(a) < rank_after(low))
+                    << a << " in (" << low << ", " << high << ")";
+            }
+        }
+    }
+    EXPECT_EQ(rank_after(kValueRankBound), -kValueRankBound);
+    EXPECT_EQ(rank_after(-kValueRankBound), kValueRankBound);
+}
+
 // The rule as a choice: the best of value_before(child) by better().
 int best_by_better(const std::vector<int>& children) {
     if (children.empty()) return 0;
