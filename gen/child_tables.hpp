@@ -93,12 +93,7 @@ public:
 
         // The value of `pos` for its side to move: a distance in plies or
         // kDraw. A side with no pieces left has lost (distance 0).
-        int value(const Position<V>& pos) {
-            if (!pos.pieces[pos.side_to_move]) return 0;
-            const Position<V> normal = normalize(pos);
-            if (MoveGenerator<V>::has_capture(pos) || left_out(normal)) return searched_value(normal);
-            return stored_value(normal);
-        }
+        int value(const Position<V>& pos) { return value(pos, -kValueRankBound, kValueRankBound); }
 
         // Whether the files leave out `pos`, which has no capture for its
         // side to move: a position of a table that stores none, or a threat
@@ -119,27 +114,56 @@ public:
         int stored_value(const MaterialSignature& sig, std::uint64_t i) { return stored_value(tables_.find(sig), i); }
 
         // A position's value from its moves, for one the files leave out
-        // (`normal`: White to move). Searching the captures of a flying king
-        // costs far more than reading a value, and neighbouring positions of
-        // a slice lead to the same capture positions again and again, so the
-        // last few thousand are kept.
+        // (`normal`: White to move).
         int searched_value(const Position<V>& normal) {
+            return searched_value(normal, -kValueRankBound, kValueRankBound);
+        }
+
+    private:
+        // The value of `pos` within the window (alpha, beta) of ranks
+        // (value_rank): exact when its rank lies strictly inside, else a
+        // bound on the side it falls, as the probe's search
+        // (probe/search.hpp): a search below a move stops as soon as it
+        // shows the move no better than one in hand.
+        int value(const Position<V>& pos, int alpha, int beta) {
+            if (!pos.pieces[pos.side_to_move]) return 0;
+            const Position<V> normal = normalize(pos);
+            if (MoveGenerator<V>::has_capture(pos) || left_out(normal)) return searched_value(normal, alpha, beta);
+            return stored_value(normal);
+        }
+
+        // Searching the captures of a flying king costs far more than
+        // reading a value, and neighbouring positions of a slice lead to the
+        // same capture positions again and again, so the last few thousand
+        // results are kept, each with what it is: the exact value, or a
+        // bound that answers a later search whose window it falls outside.
+        int searched_value(const Position<V>& normal, int alpha, int beta) {
             const std::uint64_t h = (normal.pieces[White] * 0x9E3779B97F4A7C15ULL) ^
                                     (normal.pieces[Black] * 0xC2B2AE3D27D4EB4FULL) ^
                                     (normal.kings * 0x165667B19E3779F9ULL);
             Remembered& slot = remembered_[(h ^ (h >> 31)) & (kRemembered - 1)];
             if (slot.white == normal.pieces[White] && slot.black == normal.pieces[Black] &&
-                slot.kings == normal.kings && slot.value != kUnset)
-                return slot.value;
+                slot.kings == normal.kings && slot.bound != Bound::none) {
+                const int rank = value_rank(slot.value);
+                if (slot.bound == Bound::exact || (slot.bound == Bound::lower && rank >= beta) ||
+                    (slot.bound == Bound::upper && rank <= alpha))
+                    return slot.value;
+            }
             MoveList moves;
             MoveGenerator<V>::generate(normal, moves);
-            ChildValues values;
-            for (const Move& m : moves) values.add(value(normal.after(m)));
-            slot = Remembered{normal.pieces[White], normal.pieces[Black], normal.kings, values.value()};
-            return slot.value;
+            int best = -kValueRankBound;  // below every rank: no move seen yet
+            for (const Move& m : moves) {
+                const int child = value(normal.after(m), rank_after(beta), rank_after(std::max(alpha, best)));
+                best = std::max(best, value_rank(value_before(child)));
+                if (best >= beta) break;  // the caller has something at least as good
+            }
+            if (best == -kValueRankBound) return 0;  // no move: lost at once
+            const int found = value_of_rank(best);
+            const Bound bound = best <= alpha ? Bound::upper : best >= beta ? Bound::lower : Bound::exact;
+            slot = Remembered{normal.pieces[White], normal.pieces[Black], normal.kings, found, bound};
+            return found;
         }
 
-    private:
         int stored_value(const Entry& e, std::uint64_t i) {
             const std::uint16_t wdl = window_.read(*e.wdl, i);
             if (wdl == kWdlDraw) return kDraw;
@@ -149,11 +173,14 @@ public:
             return dtw_from_symbol(window_.read(*e.dtw, i), wdl == kWdlWin);
         }
 
-        static constexpr int kUnset = -2;
         static constexpr std::size_t kRemembered = 1 << 16;
+        // What a remembered result is: the value, or a bound on it (lower:
+        // the value is at least this good; upper: at most).
+        enum class Bound : std::uint8_t { none, exact, lower, upper };
         struct Remembered {
             Bitboard white = 0, black = 0, kings = 0;
-            int value = kUnset;
+            int value = 0;
+            Bound bound = Bound::none;
         };
 
         const ChildTables& tables_;
