@@ -50,8 +50,9 @@ TEST(Values, RanksFollowBetterAndValueBefore) {
             for (const int high : {value_rank(kDraw), value_rank(1), value_rank(2), kValueRankBound}) {
                 if (low >= high) continue;
                 const int mover = value_rank(value_before(a));
-                EXPECT_EQ(mover > low && mover<high, value_rank(a)> rank_after(high) && value_rank(a) < rank_after(low))
-                    << a << " in (" << low << ", " << high << ")";
+                const bool mover_inside = low < mover && mover < high;
+                const bool after_inside = rank_after(high) < value_rank(a) && value_rank(a) < rank_after(low);
+                EXPECT_EQ(mover_inside, after_inside) << a << " in (" << low << ", " << high << ")";
             }
         }
     }
