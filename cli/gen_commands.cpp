@@ -54,6 +54,7 @@ void run_gen(const GenCommandOptions& c) {
     o.split_pair_positions = c.split_above;
     o.side_by_side_positions = c.side_by_side_below;
     o.held_slices_positions = c.hold_slices_below;
+    o.keep_exact_levels = c.dtc;
     if (!c.memory.empty()) {
         const auto bytes = parse_memory_size(c.memory);
         if (!bytes) throw InputError("bad --memory '" + c.memory + "': give a size such as 2G, 1.5G or 512M");

@@ -222,12 +222,18 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
         const auto start = std::chrono::steady_clock::now();
         solver.forget();
         solver.open_files(dir, RuleSolver<V>::conversion_closure(key));
+        // The levels the WDL/DTW build kept (dtb gen --dtc), where it did.
+        const std::filesystem::path exact = exact_levels_dir(dir, V::id, key);
+        solver.set_exact_levels(std::filesystem::exists(exact) ? exact : std::filesystem::path());
         ProgressLine line(options.show_progress, table_basename(V::id, key) + ".dtc");
         const auto progress = [&](const std::string& stage) {
             if (options.progress) options.progress(key, stage);
             line.update(stage, 0, 0);
         };
         const std::vector<compress::Header> headers = solver.build_pair(key, dir, options.threads, progress);
+        solver.set_exact_levels({});
+        std::error_code left;  // left behind if it cannot be removed: never read again once the .dtc files exist
+        std::filesystem::remove_all(exact, left);
         std::vector<DtcTableStats> pair;
         for (std::size_t k = 0; k < sides.size(); ++k) {
             const compress::Header& h = headers.at(k);
@@ -243,8 +249,14 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
         }
     };
     std::vector<MaterialSignature> todo;
-    for (const MaterialSignature& key : solving_order(targets))
-        if (!pair_done(key)) todo.push_back(key);
+    for (const MaterialSignature& key : solving_order(targets)) {
+        if (!pair_done(key)) {
+            todo.push_back(key);
+            continue;
+        }
+        std::error_code left;  // levels kept for a pair whose .dtc files were written after all
+        std::filesystem::remove_all(exact_levels_dir(dir, V::id, key), left);
+    }
     const Cluster* team = options.cluster && options.cluster->size() > 1 ? options.cluster : nullptr;
     if (!team) {
         for (const MaterialSignature& key : todo) build_pair(key);

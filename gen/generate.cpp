@@ -88,6 +88,7 @@ std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateO
     settings.format_version = o.format_version;
     settings.parallel_positions = o.parallel_positions;
     settings.held_slices_positions = o.held_slices_positions;
+    settings.keep_exact_levels = o.keep_exact_levels;
     settings.team = run.team;
     settings.progress = SolveProgress{[&](const std::string& stage, std::uint64_t done, std::uint64_t total) {
         if (o.stage_hook) {

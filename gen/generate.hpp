@@ -54,6 +54,10 @@ struct GenerateOptions {
     // again if the run is interrupted in its middle. 0: every pair writes
     // its slices.
     std::uint64_t held_slices_positions = std::uint64_t{1} << 27;
+    // Keep each pair's solved slices after its files are written, in
+    // DIR/.dtb-work/VARIANT-PAIR.exact/, for the .dtc build that follows
+    // (dtb gen --dtc): it reads there which positions are drawn.
+    bool keep_exact_levels = false;
     // Slices smaller than this are solved on one thread (see LevelSolver).
     std::uint64_t parallel_positions = std::uint64_t{1} << 17;
 };

@@ -11,6 +11,12 @@
 // distance in plies, or kLevelDraw. The rule solver (gen/rule_solver.hpp)
 // writes its levels the same way, in DIR/.dtb-work/VARIANT-PAIR.dtc/, with
 // the .dtc symbol (tables/rule_values.hpp) in bits 0..14.
+//
+// A run that builds the .dtc files too (dtb gen --dtc) keeps each pair's
+// levels after its .wdl and .dtw are written, in
+// DIR/.dtb-work/VARIANT-PAIR.exact/: the rule solver reads there which
+// positions are drawn without the counts (they are drawn under them) and
+// removes them once the pair's .dtc files are written.
 #pragma once
 
 #include <omp.h>
@@ -50,6 +56,12 @@ inline bool level_capture(std::uint16_t symbol) { return (symbol & kLevelCapture
 inline std::filesystem::path pair_work_dir(const std::filesystem::path& dir, VariantId variant,
                                            const MaterialSignature& key) {
     return dir / ".dtb-work" / table_basename(variant, key);
+}
+
+// Where a pair's levels wait for its .dtc files (dtb gen --dtc).
+inline std::filesystem::path exact_levels_dir(const std::filesystem::path& dir, VariantId variant,
+                                              const MaterialSignature& key) {
+    return dir / ".dtb-work" / (table_basename(variant, key) + ".exact");
 }
 
 // Where a format 3 run keeps the full .wdl and .dtw files of the sides it

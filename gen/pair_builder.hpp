@@ -45,6 +45,9 @@ struct PairSettings {
     // A pair of fewer positions keeps its solved levels in memory, when they
     // fit, rather than in scratch files (GenerateOptions).
     std::uint64_t held_slices_positions = 0;
+    // Keep the solved levels once the files are written, for the rule
+    // solver (exact_levels_dir; GenerateOptions).
+    bool keep_exact_levels = false;
     SolveProgress progress;
     // The processes that solve this pair together, each a part of every
     // level; null (or a team of one): this process alone.
@@ -93,7 +96,10 @@ public:
         // removed by generate_tables, once no process can be making another
         // pair's directory in it.)
         std::error_code left;
-        if (part_ == 0) std::filesystem::remove_all(work_, left);
+        if (part_ == 0) {
+            if (settings_.keep_exact_levels) keep_exact_levels();
+            std::filesystem::remove_all(work_, left);
+        }
         held_.clear();
         return out;
     }
@@ -429,6 +435,28 @@ private:
             for (auto& side : here->sides) side.captures = Bitmap();
             above = std::move(here);
         }
+    }
+
+    // Moves the solved levels (written out first where they were held in
+    // memory) to where the rule solver reads them (exact_levels_dir).
+    void keep_exact_levels() const {
+        const std::filesystem::path kept = exact_levels_dir(settings_.dir, settings_.variant, key_);
+        std::filesystem::remove_all(kept);
+        if (holding()) {
+            std::filesystem::create_directories(work_);
+            for (int level = 0; level < level_count_; ++level) {
+                const std::vector<std::uint16_t>& held = held_[std::size_t(level)];
+                if (held.empty()) continue;
+                compress::write_table(
+                    level_file_path(work_, level),
+                    level_description(settings_.variant, key_, PositionIndex<V>::kVersion), held.size(),
+                    compress::SymbolSource<std::uint16_t>([&](std::uint64_t first, std::span<std::uint16_t> out) {
+                        std::copy_n(held.begin() + std::ptrdiff_t(first), out.size(), out.begin());
+                    }),
+                    {}, level_writer_options());
+            }
+        }
+        std::filesystem::rename(work_, kept);
     }
 
     TableStats write_side(int s, int symbol_bytes) const;

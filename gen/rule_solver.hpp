@@ -249,6 +249,12 @@ public:
         std::uint64_t most = 0;
         for (int l = 0; l < levels.count(); ++l) most = std::max(most, levels.positions(l) + levels.positions(l + 1));
         values += most * (first.lone ? 2 : 1) + most / 8 + 2 * sides.size() * (first.index.men_count() / 4 + 64);
+        // The generator's level read whole (set_exact_levels), where a level
+        // is not solved in place: two bits a position.
+        std::uint64_t exact = 0;
+        for (int l = 0; l < levels.count(); ++l)
+            if (!levels.one_block(l)) exact = std::max(exact, levels.positions(l) / 4 + 8);
+        values += exact;
         values += levels.bytes();
         if (first.lone && first.counts.conversion_limit <= 2 * kMaxLoneMoves) {
             const std::uint64_t slots = first.index.size() * sides.size() * slots_per_position(first);
@@ -266,6 +272,14 @@ public:
     // As the solver would solve it: whole when solve_pair keeps it, else
     // as build_pair does.
     std::uint64_t memory_bound(const MaterialSignature& key) const { return memory_bound(key, solved_whole(key)); }
+
+    // The generator's levels of the pair solved next (exact_levels_dir, as
+    // dtb gen --dtc keeps them), or empty: none. A position they hold drawn
+    // is drawn under every count too (a count only ends a game drawn, so
+    // what the loser can hold without the counts it holds with them), and
+    // its exits are not looked up. A level file that is missing, damaged or
+    // not the pair's is not read: its positions are solved in full.
+    void set_exact_levels(std::filesystem::path dir) { exact_levels_ = std::move(dir); }
 
     // Positions of a level solved at once (at least a men placement and its
     // partner, which king moves connect).
@@ -691,6 +705,55 @@ private:
         }
     };
 
+    // The generator's level being solved (set_exact_levels): each
+    // position's value without the counts and whether it has a capture (to
+    // check the file against the positions). Where the level is one block
+    // in its own order (a pair without men, solved in place) each thread
+    // reads the file as it goes; else the level is read whole first, as two
+    // bits a position in its order (a block's parts stand far apart in it).
+    struct ExactLevel {
+        ExactLevel() = default;
+        bool known = false;
+        std::unique_ptr<compress::TableFile> in_order;  // the file, read as the block goes
+        Bitmap drawn, captures;                         // else: the level read whole
+        const LevelValues* level = nullptr;             // where each position stands
+        std::filesystem::path path;
+    };
+    class ExactReader {
+    public:
+        explicit ExactReader(const ExactLevel& exact) : exact_(exact), reader_(exact.in_order.get()) {}
+        // Where local id l of `b` stands in the level, when it is known.
+        std::optional<std::uint64_t> at(const Block& b, std::uint64_t l) const {
+            if (!exact_.known) return std::nullopt;
+            if (exact_.in_order) return l;
+            const Part& p = b.parts[b.part_of(l)];
+            return exact_.level->at(p.side, p.base + (l - p.offset));
+        }
+        // Whether the position at `at` is drawn; throws where the level
+        // disagrees with the position about a capture (a level of another
+        // build).
+        bool drawn(std::uint64_t at, bool capture) {
+            bool drawn = false, captures = false;
+            if (exact_.in_order) {
+                const std::uint16_t symbol = reader_.read(at);
+                drawn = level_value(symbol) == kDraw;
+                captures = level_capture(symbol);
+            } else {
+                drawn = exact_.drawn.test(at);
+                captures = exact_.captures.test(at);
+            }
+            if (captures != capture)
+                throw std::runtime_error("rule solver: " + exact_.path.string() +
+                                         " does not match its pair (a capture where it has none, or none where it "
+                                         "has one): remove it and build again");
+            return drawn;
+        }
+
+    private:
+        const ExactLevel& exact_;
+        LevelReader reader_;
+    };
+
     // The levels of a pair (gen/slices.hpp) and their blocks: a level is
     // solved a block at a time, each block some men placements of the first
     // side with their partners (of the same side for a symmetric pair, each
@@ -931,8 +994,11 @@ private:
     // the other side's king moves lead to it.
     // `in_place`: the level's values, where the block is the whole level in
     // its order (PairLevels::one_block); else the block's own.
+    // `exact`: the generator's level, where known (a position drawn there
+    // is drawn here, its exits not looked up).
     void solve_dtc_block(const std::vector<MaterialSignature>& sides, const Block& b, DtcScratch& w,
-                         const TableCounts& counts, const LevelValues* above, Code* in_place) const {
+                         const TableCounts& counts, const LevelValues* above, Code* in_place,
+                         const ExactLevel& exact) const {
         const std::uint64_t n = b.size();
         const bool parallel = n >= kParallelPositions;
         const bool layered = counts.king_move_limit < kNoLimit;
@@ -961,10 +1027,21 @@ private:
 #pragma omp parallel if (parallel)
         {
             Cursors cursors(*this, sides);
+            ExactReader known(exact);
 #pragma omp for schedule(dynamic, 256)
             for (std::uint64_t l = 0; l < n; ++l)
                 errors.run([&] {
                     const Position<V> pos = cursors.at(b, l);
+                    if (const std::optional<std::uint64_t> at = known.at(b, l)) {
+                        const bool capture = Gen::has_capture(pos);
+                        if (known.drawn(*at, capture)) {
+                            // No exit wins or loses for it, nor does it ever change.
+                            w.exits[l] = w.value[l] = kDrawCode;
+                            if (capture) w.captures.set(l);
+                            if (layered) w.next[l] = capture ? 0 : Code(Gen::count_king_moves(pos));
+                            return;
+                        }
+                    }
                     bool capture = false;
                     int king_moves = 0;
                     w.exits[l] = fit(code_or_none(
@@ -1288,11 +1365,11 @@ private:
     // At r = 1 the stronger side's king moves read 0 (the count's last move
     // did not win), except a move that leaves the lone king no move at all.
     void solve_lone_block(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w,
-                          const LevelValues* above) const {
+                          const LevelValues* above, const ExactLevel& exact = ExactLevel()) const {
         const Table& t = table(sides[0]);
         const std::uint64_t per = slots_per_position(t), slots = b.size() * per, words = (slots + 63) / 64;
         const bool parallel = slots >= kParallelPositions;
-        prepare_lone(sides, b, w, above, false);
+        prepare_lone(sides, b, w, above, false, exact);
         // The king moves of each slot not yet known to be answered by the
         // other side's win (the mover's best is then worse).
         w.value.assign(slots, 0);
@@ -1303,7 +1380,11 @@ private:
         // win (by the value's sign: the stronger side to move wins, the
         // lone king's makes the stronger side lose) in the coming phase;
         // decided: those decided in the phase just done.
-        Bitmap offered(slots), decided(slots);
+        // Zeroed: the slots whose last king move was answered by a win since
+        // their phase before (or that have none).
+        Bitmap offered(slots), decided(slots), zeroed(slots);
+        for (std::uint64_t k = 0; k < slots; ++k)
+            if (w.valid.test(k) && w.value[k] == 0) zeroed.set(k);
         const auto predecessors = [&](std::uint64_t q, Cursors& cursors, auto&& f) {
             // The mover of the move into q: the other orientation.
             const std::uint64_t o = per == 2 ? 1 - q % 2 : 0;
@@ -1326,9 +1407,20 @@ private:
                     // Decide the slots of this phase.
 #pragma omp for schedule(static)
                     for (std::uint64_t x = 0; x < words; ++x) {
+                        // Only a slot offered a win, zeroed, or whose exits
+                        // start to win or lose at this r can be decided now:
+                        // any other would have been decided before.
+                        const std::uint64_t first = x * 64,
+                                            mine_bits =
+                                                w.valid.word(x) & (stronger_moves ? w.ours.word(x) : ~w.ours.word(x));
+                        const int count = int(std::min<std::uint64_t>(64, slots - first));
+                        const std::int8_t* exits = w.exits.data() + first;
+                        const std::uint64_t candidates =
+                            mine_bits & (offered.word(x) | zeroed.word(x) | match_mask(exits, count, std::int8_t(r)) |
+                                         match_mask(exits, count, std::int8_t(-r)));
                         std::uint64_t now = 0;
-                        for (std::uint64_t k = x * 64; k < std::min(slots, x * 64 + 64); ++k) {
-                            if (!w.valid.test(k) || w.ours.test(k) != stronger_moves) continue;
+                        for (int j : bits_of{candidates}) {
+                            const std::uint64_t k = first + std::uint64_t(j);
                             if (w.least_win[k] != kNever || w.least_loss[k] != kNever) continue;
                             const int exit = exit_at(w.exits[k], r);
                             // The mover's own win, and every move lost (no exit counts as lost).
@@ -1342,6 +1434,7 @@ private:
                         }
                         decided.word(x) = now;
                         offered.word(x) = 0;
+                        zeroed.word(x) &= ~mine_bits;
                     }
                     // Tell their predecessors (the other phase: the lone
                     // king's at this r, the stronger side's at r + 1).
@@ -1356,8 +1449,9 @@ private:
                             predecessors(q, cursors, [&](std::uint64_t p) {
                                 if (mover_lost)
                                     offered.set(p);
-                                else
-                                    std::atomic_ref<std::int8_t>(w.value[p]).fetch_sub(1, std::memory_order_relaxed);
+                                else if (std::atomic_ref<std::int8_t>(w.value[p])
+                                             .fetch_sub(1, std::memory_order_relaxed) == 1)
+                                    zeroed.set(p);
                             });
                         }
                 }
@@ -1464,7 +1558,7 @@ private:
     // Each slot's orientation, and for each r the best of its moves that
     // leave the block or end the game.
     void prepare_lone(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w,
-                      const LevelValues* above, bool men_moves_stay) const {
+                      const LevelValues* above, bool men_moves_stay, const ExactLevel& exact = ExactLevel()) const {
         const Table& t = table(sides[0]);
         const std::uint64_t per = slots_per_position(t), slots = b.size() * per;
         const bool parallel = b.size() >= kParallelPositions;
@@ -1478,21 +1572,30 @@ private:
 #pragma omp parallel if (parallel)
         {
             Cursors cursors(*this, sides);
+            ExactReader known(exact);
 #pragma omp for schedule(dynamic, 256)
             for (std::uint64_t l = 0; l < b.size(); ++l)
                 errors.run([&] {
                     const Position<V> pos = cursors.at(b, l);
                     if (Gen::count(pos) == 0) w.dead.set(l);
-                    if (Gen::has_capture(pos))
+                    const bool capture = Gen::has_capture(pos);
+                    if (capture)
                         w.capture.set(l);
                     else
                         w.king_moves[l] = std::uint8_t(Gen::count_king_moves(pos));
+                    // Drawn without the counts: W is 0 at every r (the exits' 0).
+                    const std::optional<std::uint64_t> at = known.at(b, l);
+                    const bool drawn = at && known.drawn(*at, capture);
                     for (const bool stronger_to_move : {true, false}) {
                         const Color stronger = stronger_to_move ? pos.side_to_move : opponent(pos.side_to_move);
                         if (!t.both_lone && lone_king_opponent(pos) != stronger) continue;
                         const std::uint64_t k = l * per + (per == 2 && !stronger_to_move ? 1 : 0);
                         w.valid.set(k);
                         if (stronger_to_move) w.ours.set(k);
+                        if (drawn) {
+                            w.exits[k] = 0;
+                            continue;
+                        }
                         std::array<std::int8_t, kR> by_r;
                         by_r.fill(kNone);
                         lone_exits(sides, above, pos, stronger, men_moves_stay, by_r.data());
@@ -1563,12 +1666,52 @@ private:
         DtcScratch dtc;
         LoneScratch lone;
         const bool in_place = levels.one_block(level);
+        ExactLevel exact = read_exact_level(sides[0], levels, level, in_place);
+        exact.level = &here;
         levels.for_each_block(level, block_positions_, [&](const Block& b) {
-            solve_dtc_block(sides, b, dtc, counts, above, in_place ? here.dtc.data() : nullptr);
-            if (with_lone) solve_lone_block(sides, b, lone, above);
+            solve_dtc_block(sides, b, dtc, counts, above, in_place ? here.dtc.data() : nullptr, exact);
+            if (with_lone) solve_lone_block(sides, b, lone, above, exact);
             emit(sides, b, dtc, in_place, with_lone ? &lone : nullptr, here);
         });
         return here;
+    }
+
+    // The generator's level of the pair (set_exact_levels), where there is
+    // one sound and of that pair; `in_order` where the level is solved in
+    // place (PairLevels::one_block).
+    ExactLevel read_exact_level(const MaterialSignature& key, const PairLevels& levels, int level,
+                                bool in_order) const {
+        ExactLevel exact;
+        const std::uint64_t n = levels.positions(level);
+        if (exact_levels_.empty() || n == 0) return exact;
+        exact.path = level_file_path(exact_levels_, level);
+        if (!scratch_file_done(exact.path, n, key)) return exact;
+        auto file = compress::TableFile::open(exact.path, nullptr);
+        if (!file || (*file)->header().table.metric != compress::Metric::exact ||
+            (*file)->header().table.index_scheme != Index::kVersion)
+            return exact;
+        exact.known = true;
+        if (in_order) {
+            exact.in_order = std::move(*file);
+            return exact;
+        }
+        const compress::TableFile& f = **file;
+        exact.drawn = Bitmap(n);
+        exact.captures = Bitmap(n);
+        const std::uint64_t block = std::uint64_t{1} << f.block_shift(), blocks = (n + block - 1) / block;
+        ParallelErrors errors;
+#pragma omp parallel for schedule(dynamic, 1)
+        for (std::uint64_t k = 0; k < blocks; ++k)
+            errors.run([&] {
+                LevelReader reader(&f);
+                for (std::uint64_t i = k * block; i < std::min(n, (k + 1) * block); ++i) {
+                    const std::uint16_t symbol = reader.read(i);
+                    if (level_value(symbol) == kDraw) exact.drawn.set(i);
+                    if (level_capture(symbol)) exact.captures.set(i);
+                }
+            });
+        errors.rethrow();
+        return exact;
     }
 
     // A solved block into its level's values: T (unless solved in place),
@@ -1619,6 +1762,7 @@ private:
     std::uint64_t memory_limit_ = 0;
     std::uint64_t whole_below_ = 0;
     std::uint64_t block_positions_ = kBlockPositions;
+    std::filesystem::path exact_levels_;
 };
 
 }  // namespace dtb

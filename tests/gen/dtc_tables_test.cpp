@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "compress/table_file.hpp"
+#include "gen/generate.hpp"
+#include "gen/level_file.hpp"
 #include "gen/memory_budget.hpp"
 #include "gen/rule_solver.hpp"
 #include "rules/notation.hpp"
@@ -131,6 +133,101 @@ TEST(DtcTables, ResumesFromTheLevelsWritten) {
     EXPECT_TRUE(stages.count("level 0"));
     EXPECT_FALSE(std::filesystem::exists(work)) << "scratch files are removed when the pair is done";
     expect_same_files(fresh.path(), resumed.path());
+}
+
+// The .dtc files of every table up to `pieces` built into `dir` after the
+// WDL/DTW tables, those keeping their levels (dtb gen --dtc) or not, with
+// the levels held in memory or written (held_below).
+std::ostringstream& quiet() {
+    static std::ostringstream log;
+    log.str({});
+    return log;
+}
+void build_with_dtc(const std::filesystem::path& dir, int pieces, bool keep_levels, std::uint64_t held_below,
+                    const std::function<void()>& between = {}) {
+    GenerateOptions o;
+    o.variant = VariantId::Russian;
+    o.max_pieces = pieces;
+    o.dir = dir;
+    o.threads = 2;
+    o.keep_exact_levels = keep_levels;
+    o.held_slices_positions = held_below;
+    generate_tables(o, quiet());
+    if (between) between();
+    DtcBuildOptions options;
+    options.threads = 2;
+    options.whole_below = 20000;  // some pairs whole in memory, the rest by levels
+    options.block_positions = 3000;
+    build_dtc_tables(VariantId::Russian, all_signatures(VariantId::Russian, pieces), dir, quiet(), options);
+}
+
+void expect_same_dtc_files(const std::filesystem::path& from, const std::filesystem::path& to) {
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(from)) {
+        if (entry.path().extension() != ".dtc") continue;
+        const auto read = [](const std::filesystem::path& p) {
+            std::ifstream in(p, std::ios::binary);
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        };
+        EXPECT_EQ(read(entry.path()), read(to / entry.path().filename())) << entry.path().filename();
+        ++files;
+    }
+    EXPECT_EQ(files, int(all_signatures(VariantId::Russian, 4).size()));
+}
+
+// The WDL/DTW build's levels kept for the .dtc build (which skips the
+// positions drawn there) give the same .dtc files as a build from the
+// finished tables alone, whether the levels were held in memory or written;
+// the kept levels are removed once read.
+TEST(DtcTables, KeptLevelsGiveTheSameFiles) {
+    ScratchDir plain, held, written;
+    build_with_dtc(plain.path(), 4, false, std::uint64_t{1} << 27);
+    const MaterialSignature pair = pair_key(*MaterialSignature::parse("KMvMM"));
+    bool kept = false;
+    build_with_dtc(held.path(), 4, true, std::uint64_t{1} << 27, [&] {
+        kept = std::filesystem::exists(level_file_path(exact_levels_dir(held.path(), VariantId::Russian, pair), 0));
+    });
+    EXPECT_TRUE(kept) << "levels held in memory are written for the .dtc build";
+    build_with_dtc(written.path(), 4, true, 0);
+    expect_same_dtc_files(plain.path(), held.path());
+    expect_same_dtc_files(plain.path(), written.path());
+    EXPECT_FALSE(std::filesystem::exists(held / ".dtb-work")) << "kept levels are removed";
+    EXPECT_FALSE(std::filesystem::exists(written / ".dtb-work"));
+}
+
+// A kept level that is damaged is not read (the pair is solved in full, to
+// the same files); one that disagrees with its pair stops the build,
+// naming it.
+TEST(DtcTables, KeptLevelsDamagedOrWrong) {
+    ScratchDir plain, damaged, wrong;
+    build_with_dtc(plain.path(), 4, false, 0);
+    const MaterialSignature pair = pair_key(*MaterialSignature::parse("KMvMM"));
+    const auto level_0 = [&](const ScratchDir& d) {
+        return level_file_path(exact_levels_dir(d.path(), VariantId::Russian, pair), 0);
+    };
+    build_with_dtc(damaged.path(), 4, true, 0, [&] {
+        const auto path = level_0(damaged);
+        ASSERT_TRUE(std::filesystem::exists(path));
+        std::filesystem::resize_file(path, std::filesystem::file_size(path) - 100);
+    });
+    expect_same_dtc_files(plain.path(), damaged.path());
+    try {
+        build_with_dtc(wrong.path(), 4, true, 0, [&] {
+            // The same level with each capture bit turned over.
+            const auto path = level_0(wrong);
+            auto file = compress::TableFile::open(path, nullptr);
+            ASSERT_TRUE(file);
+            LevelReader reader(file->get());
+            std::vector<std::uint16_t> symbols((*file)->position_count());
+            for (std::uint64_t i = 0; i < symbols.size(); ++i) symbols[i] = reader.read(i) ^ kLevelCapture;
+            file->reset();
+            compress::write_table(path, level_description(VariantId::Russian, pair, PositionIndex<Russian>::kVersion),
+                                  std::span<const std::uint16_t>(symbols), {}, level_writer_options());
+        });
+        FAIL() << "a level that is not its pair's was read";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("level-00.slice does not match its pair"), std::string::npos) << e.what();
+    }
 }
 
 std::uint64_t mismatches(const std::vector<VerifyReport>& reports, std::uint64_t* damaged = nullptr) {
