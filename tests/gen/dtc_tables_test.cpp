@@ -59,11 +59,13 @@ void files_match_memory(int pieces) {
 TEST(DtcTables, RussianFilesMatchMemory) { files_match_memory<Russian>(3); }
 TEST(DtcTables, InternationalFilesMatchMemory) { files_match_memory<International>(3); }
 
-// The bytes of every file of `from` equal those of the same name in `to`.
-void expect_same_files(const std::filesystem::path& from, const std::filesystem::path& to) {
+// The bytes of every file of `from` (with extension `only`, when given)
+// equal those of the same name in `to`; returns how many were compared.
+int expect_same_files(const std::filesystem::path& from, const std::filesystem::path& to,
+                      const std::string& only = {}) {
     int files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(from)) {
-        if (!entry.is_regular_file()) continue;
+        if (!entry.is_regular_file() || (!only.empty() && entry.path().extension() != only)) continue;
         const auto read = [](const std::filesystem::path& p) {
             std::ifstream in(p, std::ios::binary);
             return std::string(std::istreambuf_iterator<char>(in), {});
@@ -72,6 +74,7 @@ void expect_same_files(const std::filesystem::path& from, const std::filesystem:
         ++files;
     }
     EXPECT_GT(files, 0);
+    return files;
 }
 
 // Solved by levels, a level's blocks a few men placements each, with its
@@ -162,17 +165,7 @@ void build_with_dtc(const std::filesystem::path& dir, int pieces, bool keep_leve
 }
 
 void expect_same_dtc_files(const std::filesystem::path& from, const std::filesystem::path& to) {
-    int files = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(from)) {
-        if (entry.path().extension() != ".dtc") continue;
-        const auto read = [](const std::filesystem::path& p) {
-            std::ifstream in(p, std::ios::binary);
-            return std::string(std::istreambuf_iterator<char>(in), {});
-        };
-        EXPECT_EQ(read(entry.path()), read(to / entry.path().filename())) << entry.path().filename();
-        ++files;
-    }
-    EXPECT_EQ(files, int(all_signatures(VariantId::Russian, 4).size()));
+    EXPECT_EQ(expect_same_files(from, to, ".dtc"), int(all_signatures(VariantId::Russian, 4).size()));
 }
 
 // The WDL/DTW build's levels kept for the .dtc build (which skips the
