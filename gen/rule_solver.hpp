@@ -118,7 +118,7 @@ public:
             LoneScratch w;
             for (int level = levels.count() - 1; level >= 0; --level)
                 levels.for_each_block(level, block_positions_, [&](const Block& b) {
-                    solve_lone_block(sides, b, w, nullptr);
+                    solve_lone_block(sides, b, w, nullptr, false);
                     store_lone(sides, b, w);
                 });
         }
@@ -233,7 +233,7 @@ public:
     // converts into, and the scratch of the largest block: T's exits,
     // values, next layer and king moves left (a byte each; the values are
     // the level's own where one block is the whole level) and five
-    // bitmaps, or W's exits, king moves (of the position and of the slot
+    // bitmaps, and (found in the same pass) W's exits, king moves (of the position and of the slot
     // still to be answered) and least r (a byte each) and four bitmaps.
     std::uint64_t memory_bound(const MaterialSignature& key, bool whole) const {
         const std::vector<MaterialSignature> sides = sides_of(key);
@@ -267,7 +267,7 @@ public:
         const std::uint64_t dtc =
             block * (1 + std::uint64_t(layer_bytes) + (levels.one_block(levels.count() - 1) ? 0 : 1)) + block * 5 / 8;
         const std::uint64_t lone = first.lone ? block * slots_per_position(first) * 6 : 0;
-        return values + std::max(dtc, lone);
+        return values + dtc + lone;
     }
     // As the solver would solve it: whole when solve_pair keeps it, else
     // as build_pair does.
@@ -976,6 +976,8 @@ private:
     static std::int16_t better(std::int16_t a, std::int16_t b) { return order_key(a) >= order_key(b) ? a : b; }
     static constexpr std::int16_t kNoMove = -1;  // Timed{-1, 0}: lost at once
 
+    struct LoneScratch;
+
     struct DtcScratch {
         std::vector<Code> exits, next, own, king_moves_left;
         Code* value = nullptr;  // `own`, or the level's values where the block is solved in place
@@ -996,9 +998,12 @@ private:
     // its order (PairLevels::one_block); else the block's own.
     // `exact`: the generator's level, where known (a position drawn there
     // is drawn here, its exits not looked up).
+    // `lone`: where W is solved too (one orientation a position), its
+    // exits, found in the same pass (the same moves and conversions), for
+    // solve_lone_block to take as they are.
     void solve_dtc_block(const std::vector<MaterialSignature>& sides, const Block& b, DtcScratch& w,
-                         const TableCounts& counts, const LevelValues* above, Code* in_place,
-                         const ExactLevel& exact) const {
+                         const TableCounts& counts, const LevelValues* above, Code* in_place, const ExactLevel& exact,
+                         LoneScratch* lone) const {
         const std::uint64_t n = b.size();
         const bool parallel = n >= kParallelPositions;
         const bool layered = counts.king_move_limit < kNoLimit;
@@ -1014,6 +1019,7 @@ private:
         w.captures = Bitmap(n);
         w.marks = Bitmap(n);
         w.too_long = false;
+        if (lone) start_lone(sides, b, *lone);
         const auto fit = [&](int code) {
             if (code >= 0) return Code(code);
             w.too_long = true;
@@ -1032,23 +1038,26 @@ private:
             for (std::uint64_t l = 0; l < n; ++l)
                 errors.run([&] {
                     const Position<V> pos = cursors.at(b, l);
-                    if (const std::optional<std::uint64_t> at = known.at(b, l)) {
-                        const bool capture = Gen::has_capture(pos);
-                        if (known.drawn(*at, capture)) {
-                            // No exit wins or loses for it, nor does it ever change.
-                            w.exits[l] = w.value[l] = kDrawCode;
-                            if (capture) w.captures.set(l);
-                            if (layered) w.next[l] = capture ? 0 : Code(Gen::count_king_moves(pos));
-                            return;
-                        }
-                    }
-                    bool capture = false;
-                    int king_moves = 0;
-                    w.exits[l] = fit(code_or_none(
-                        Timed::unpack(exits_of(pair, b.parts[b.part_of(l)].side, above, pos, capture, king_moves))));
+                    const bool capture = Gen::has_capture(pos);
                     if (capture) w.captures.set(l);
-                    if (layered) w.next[l] = Code(king_moves);  // at most 4 kings x 17 squares
-                    w.value[l] = king_moves ? better_code(w.exits[l], kDrawCode) : w.exits[l];
+                    const std::optional<std::uint64_t> at = known.at(b, l);
+                    if (at && known.drawn(*at, capture)) {
+                        // No exit wins or loses for it, nor does it ever change
+                        // (W: a draw at every r, the exits' 0).
+                        const int king_moves = capture ? 0 : Gen::count_king_moves(pos);
+                        w.exits[l] = w.value[l] = kDrawCode;
+                        if (layered) w.next[l] = Code(king_moves);
+                        if (lone) set_lone(*lone, l, pos, capture, king_moves, false, 0);
+                        return;
+                    }
+                    std::array<std::int8_t, kR> by_r;
+                    by_r.fill(kNone);
+                    const ExitsFound found =
+                        exits_of(pair, b.parts[b.part_of(l)].side, above, pos, capture, lone ? by_r.data() : nullptr);
+                    w.exits[l] = fit(code_or_none(Timed::unpack(found.best)));
+                    if (layered) w.next[l] = Code(found.king_moves);  // at most 4 kings x 17 squares
+                    w.value[l] = found.king_moves ? better_code(w.exits[l], kDrawCode) : w.exits[l];
+                    if (lone) set_lone(*lone, l, pos, capture, found.king_moves, found.no_move, exits_step(by_r));
                 });
         }
         errors.rethrow();
@@ -1261,46 +1270,86 @@ private:
         }
     }
 
+    // What exits_of finds of a position.
+    struct ExitsFound {
+        std::int16_t best = kNoMove;  // T's best exit, packed
+        int king_moves = 0;           // none where it must capture
+        bool no_move = false;         // no legal move at all
+    };
+
     // The best of the moves of `pos` that leave its block (or end the game),
-    // packed; whether it must capture, and how many king moves it has. A
-    // move that leaves the other side no move needs no test: that position
-    // is stored lost at once, and its value gives a win in 1.
-    std::int16_t exits_of(const std::vector<const Table*>& pair, std::size_t side, const LevelValues* above,
-                          const Position<V>& pos, bool& capture, int& king_moves) const {
+    // packed, and how many king moves it has (`capture`: whether it must
+    // capture). A move that leaves the other side no move needs no test:
+    // that position is stored lost at once, and its value gives a win in 1.
+    // With `lone_by_r` (a lone-king table, its slot of one orientation), W's
+    // exits too, for r = 1..16, as lone_exits finds them: from the same
+    // moves and the same look-ups (a conversion's Entering gives T's value
+    // as its wdl with no count running).
+    ExitsFound exits_of(const std::vector<const Table*>& pair, std::size_t side, const LevelValues* above,
+                        const Position<V>& pos, bool capture, std::int8_t* lone_by_r) const {
         const Table& t = *pair[side];
+        ExitsFound found;
         MoveList moves;
-        capture = Gen::has_capture(pos);
         if (capture) {
             Gen::generate(pos, moves);
         } else {
             Gen::generate_man_moves(pos, moves);
-            king_moves = Gen::count_king_moves(pos);
+            found.king_moves = Gen::count_king_moves(pos);
         }
-        const std::optional<Color> stronger = t.lone ? lone_king_opponent(pos) : std::nullopt;
-        std::int16_t best = kNoMove;
+        found.no_move = moves.size() == 0 && found.king_moves == 0;
+        const std::optional<Color> lone_opponent = t.lone ? lone_king_opponent(pos) : std::nullopt;
+        const bool lone = lone_opponent.has_value();
+        const Color stronger = lone_opponent.value_or(White);
+        const bool ours = lone && stronger == pos.side_to_move;
+        const auto add = [&](int r, int v) {
+            std::int8_t& best = lone_by_r[r];
+            best = std::int8_t(best == kNone ? v : ours ? std::max<int>(best, v) : std::min<int>(best, v));
+        };
+        std::int16_t& best = found.best;
         for (const Move& m : moves) {
             const Position<V> after = pos.after(m);
+            const bool over = lone_by_r && game_over(after);
+            if (over)  // W: the mover wins whatever the count leaves
+                for (int r = 1; r <= kMaxLoneMoves; ++r) add(r, ours ? 1 : -1);
             if (m.is_capture() || m.crowns) {
                 if (!after.pieces[after.side_to_move]) {
                     best = better(best, Timed{1, 1}.pack());
                     continue;
                 }
-                std::optional<Phase> phase;
-                if (stronger) phase = Phase{*stronger, kNoLimit, pos};
-                best = better(best, Timed{std::int8_t(entering_wdl(after, phase)), 0}.before().pack());
+                if (!lone) {
+                    best = better(best, Timed{std::int8_t(entering_wdl(after, std::nullopt)), 0}.before().pack());
+                    continue;
+                }
+                const typename Judge::Entering entered = Judge(*this).entering(after, stronger, pos);
+                best = better(best, Timed{std::int8_t(entered.wdl(kNoLimit)), 0}.before().pack());
+                if (lone_by_r && !over)
+                    for (int r = 1; r <= kMaxLoneMoves; ++r) {
+                        // The count's last move (none left after it) that does not win draws.
+                        const int left = ours ? r - 1 : r;
+                        const int v = entered.wdl(left);
+                        add(r, left == 0 ? 0 : after.side_to_move == stronger ? v : -v);
+                    }
                 continue;
             }
             // A man move: to the level above, solved, in the other side's table.
             const Position<V> n = flip(after);
             const std::size_t to = pair.size() == 1 ? 0 : 1 - side;
             if (!above) throw std::logic_error("rule solver: a man move out of the top level");
-            const Timed next = level_entry(*above, to, pair[to]->index.rank(n)).dtc;
+            const RuleEntry e = level_entry(*above, to, pair[to]->index.rank(n));
+            const Timed next = e.dtc;
             if (t.counts.to_conversion())
                 best = better(best, next.before().pack());
             else  // the man move starts the measured count again: its value is the successor's
                 best = better(best, Timed{std::int8_t(threshold(next, t.counts.king_move_limit)), 0}.before().pack());
+            if (lone_by_r && !over) {
+                // The stronger side's man move (the lone king has none): r - 1 left.
+                for (int r = 1; r <= kMaxLoneMoves; ++r) {
+                    const int left = ours ? r - 1 : r;
+                    add(r, left == 0 ? 0 : left >= e.least_win ? 1 : left >= e.least_loss ? -1 : 0);
+                }
+            }
         }
-        return best;
+        return found;
     }
 
     // ---- W, lone-king counts ------------------------------------------
@@ -1364,12 +1413,13 @@ private:
     //     loses from the phase where its exits lose too.
     // At r = 1 the stronger side's king moves read 0 (the count's last move
     // did not win), except a move that leaves the lone king no move at all.
+    // `prepared`: w's exits were found with T's (solve_dtc_block).
     void solve_lone_block(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w,
-                          const LevelValues* above, const ExactLevel& exact = ExactLevel()) const {
+                          const LevelValues* above, bool prepared) const {
         const Table& t = table(sides[0]);
         const std::uint64_t per = slots_per_position(t), slots = b.size() * per, words = (slots + 63) / 64;
         const bool parallel = slots >= kParallelPositions;
-        prepare_lone(sides, b, w, above, false, exact);
+        if (!prepared) prepare_lone(sides, b, w, above, false);
         // The king moves of each slot not yet known to be answered by the
         // other side's win (the mover's best is then worse).
         w.value.assign(slots, 0);
@@ -1555,24 +1605,42 @@ private:
         }
     }
 
-    // Each slot's orientation, and for each r the best of its moves that
-    // leave the block or end the game.
-    void prepare_lone(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w,
-                      const LevelValues* above, bool men_moves_stay, const ExactLevel& exact = ExactLevel()) const {
-        const Table& t = table(sides[0]);
-        const std::uint64_t per = slots_per_position(t), slots = b.size() * per;
-        const bool parallel = b.size() >= kParallelPositions;
+    // A block's scratch for W, every slot empty.
+    void start_lone(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w) const {
+        const std::uint64_t slots = b.size() * slots_per_position(table(sides[0]));
         w.valid = Bitmap(slots);
         w.ours = Bitmap(slots);
         w.exits.assign(slots, kNoExit);
         w.dead = Bitmap(b.size());
         w.capture = Bitmap(b.size());
         w.king_moves.assign(b.size(), 0);
+    }
+
+    // What W needs of position l of a table of one orientation a position,
+    // found with its T (solve_dtc_block): its slot, its moves, and its
+    // exits (exits_step).
+    static void set_lone(LoneScratch& w, std::uint64_t l, const Position<V>& pos, bool capture, int king_moves,
+                         bool no_move, std::int8_t exits) {
+        w.valid.set(l);
+        if (lone_king_opponent(pos) == pos.side_to_move) w.ours.set(l);
+        if (no_move) w.dead.set(l);
+        if (capture) w.capture.set(l);
+        w.king_moves[l] = std::uint8_t(king_moves);
+        w.exits[l] = exits;
+    }
+
+    // Each slot's orientation, and for each r the best of its moves that
+    // leave the block or end the game.
+    void prepare_lone(const std::vector<MaterialSignature>& sides, const Block& b, LoneScratch& w,
+                      const LevelValues* above, bool men_moves_stay) const {
+        const Table& t = table(sides[0]);
+        const std::uint64_t per = slots_per_position(t);
+        const bool parallel = b.size() >= kParallelPositions;
+        start_lone(sides, b, w);
         ParallelErrors errors;
 #pragma omp parallel if (parallel)
         {
             Cursors cursors(*this, sides);
-            ExactReader known(exact);
 #pragma omp for schedule(dynamic, 256)
             for (std::uint64_t l = 0; l < b.size(); ++l)
                 errors.run([&] {
@@ -1583,19 +1651,12 @@ private:
                         w.capture.set(l);
                     else
                         w.king_moves[l] = std::uint8_t(Gen::count_king_moves(pos));
-                    // Drawn without the counts: W is 0 at every r (the exits' 0).
-                    const std::optional<std::uint64_t> at = known.at(b, l);
-                    const bool drawn = at && known.drawn(*at, capture);
                     for (const bool stronger_to_move : {true, false}) {
                         const Color stronger = stronger_to_move ? pos.side_to_move : opponent(pos.side_to_move);
                         if (!t.both_lone && lone_king_opponent(pos) != stronger) continue;
                         const std::uint64_t k = l * per + (per == 2 && !stronger_to_move ? 1 : 0);
                         w.valid.set(k);
                         if (stronger_to_move) w.ours.set(k);
-                        if (drawn) {
-                            w.exits[k] = 0;
-                            continue;
-                        }
                         std::array<std::int8_t, kR> by_r;
                         by_r.fill(kNone);
                         lone_exits(sides, above, pos, stronger, men_moves_stay, by_r.data());
@@ -1662,6 +1723,8 @@ private:
         if (counts.king_move_limit >= kNoLimit && sides[0].kings[0] > 0 && sides[0].kings[1] > 0)
             throw std::logic_error("rule solver: both sides of " + sides[0].name() +
                                    " have kings and no king-move count");
+        if (with_lone && table(sides[0]).both_lone)
+            throw std::logic_error("rule solver: king against king solved by levels");
         LevelValues here = levels.make(level, with_lone);
         DtcScratch dtc;
         LoneScratch lone;
@@ -1669,8 +1732,9 @@ private:
         ExactLevel exact = read_exact_level(sides[0], levels, level, in_place);
         exact.level = &here;
         levels.for_each_block(level, block_positions_, [&](const Block& b) {
-            solve_dtc_block(sides, b, dtc, counts, above, in_place ? here.dtc.data() : nullptr, exact);
-            if (with_lone) solve_lone_block(sides, b, lone, above, exact);
+            solve_dtc_block(sides, b, dtc, counts, above, in_place ? here.dtc.data() : nullptr, exact,
+                            with_lone ? &lone : nullptr);
+            if (with_lone) solve_lone_block(sides, b, lone, above, true);
             emit(sides, b, dtc, in_place, with_lone ? &lone : nullptr, here);
         });
         return here;
