@@ -184,7 +184,7 @@ public:
         const std::vector<MaterialSignature> sides = sides_of(key);
         start_solving(sides);
         const PairLevels levels(sides);
-        const bool lone = lone_king_material(key);
+        const bool lone = has_lone_values<V>(key);
         std::optional<LevelValues> above;
         for (int level = levels.count() - 1; level >= 0; --level) {
             LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, lone);
@@ -435,8 +435,9 @@ private:
         MaterialSignature sig;
         PositionIndex<V> index;
         TableCounts counts;
-        bool lone = false;
-        bool both_lone = false;  // king against king: either side may be the stronger
+        bool lone_material = false;  // a lone king against pieces
+        bool lone = false;           // W is solved: has_lone_values
+        bool both_lone = false;      // king against king: either side may be the stronger
         std::vector<std::int16_t> dtc;
         std::vector<std::uint8_t> least_win, least_loss;  // lone-king tables: per position and orientation
     };
@@ -486,7 +487,15 @@ private:
     }
 
     static Table empty_table(const MaterialSignature& s) {
-        return Table{s, PositionIndex<V>(s), table_counts<V>(s), lone_king_material(s), both_lone_kings(s), {}, {}, {}};
+        return Table{s,
+                     PositionIndex<V>(s),
+                     table_counts<V>(s),
+                     lone_king_material(s),
+                     has_lone_values<V>(s),
+                     both_lone_kings(s),
+                     {},
+                     {},
+                     {}};
     }
 
     static std::size_t slot(const Table& t, std::uint64_t i, bool stronger_to_move) {
@@ -1297,7 +1306,7 @@ private:
             found.king_moves = Gen::count_king_moves(pos);
         }
         found.no_move = moves.size() == 0 && found.king_moves == 0;
-        const std::optional<Color> lone_opponent = t.lone ? lone_king_opponent(pos) : std::nullopt;
+        const std::optional<Color> lone_opponent = t.lone_material ? lone_king_opponent(pos) : std::nullopt;
         const bool lone = lone_opponent.has_value();
         const Color stronger = lone_opponent.value_or(White);
         const bool ours = lone && stronger == pos.side_to_move;

@@ -95,9 +95,48 @@ inline bool lone_king_material(const MaterialSignature& sig) {
     return (lone(0) && sig.pieces(1) > 0) || (lone(1) && sig.pieces(0) > 0);
 }
 
+// Whether a lone-king count of V's rules can be running in material `sig`
+// (a lone king against pieces): some rule that counts the stronger side's
+// moves covers a material that captures and crownings turn into sig, as
+// such a count runs on until the lone king is captured. The stronger side
+// only loses pieces and crowns men, so k kings and m men come from k'
+// kings and m' men exactly when m <= m' and k + m <= k' + m'. Where no
+// count can run, W (the value with r moves of a count left) is never asked
+// for: the solver does not solve it and the .dtc table holds T alone. (In
+// international draughts, four pieces or more against a lone king; in
+// Brazilian, with no lone-king count, every table.)
+template <class V>
+bool lone_count_can_run(const MaterialSignature& sig) {
+    constexpr int most = V::max_pieces_per_side;
+    for (const int s : {0, 1}) {
+        const int lone = 1 - s;
+        if (sig.men[lone] != 0 || sig.kings[lone] != 1 || sig.pieces(s) == 0) continue;
+        const int k = sig.kings[s], m = sig.men[s];
+        for (const DrawRule& r : V::draw_rules) {
+            if (!counts_stronger_side(r)) continue;
+            // Some k' + m' (k' kings, m' >= m men, each in the rule's range)
+            // at least k + m, in its pieces' range and on the board.
+            const int kings_most = std::min(r.kings.max, most), men_least = std::max(r.men.min, m),
+                      men_most = std::min(r.men.max, most);
+            if (r.kings.min > kings_most || men_least > men_most) continue;
+            const int least = std::max({k + m, r.pieces.min, r.kings.min + men_least});
+            if (least <= std::min({r.pieces.max, kings_most + men_most, most})) return true;
+        }
+    }
+    return false;
+}
+
 // King against king: either side may be the stronger one of a lone-king count.
 inline bool both_lone_kings(const MaterialSignature& sig) {
     return sig.men[0] == 0 && sig.men[1] == 0 && sig.kings[0] == 1 && sig.kings[1] == 1;
+}
+
+// Whether a table's entries hold W, the values under a lone-king count
+// (RuleEntry::least_win, least_loss): where such a count can run, and king
+// against king (whose W is derived from T: king_against_king_entry).
+template <class V>
+bool has_lone_values(const MaterialSignature& sig) {
+    return both_lone_kings(sig) || lone_count_can_run<V>(sig);
 }
 
 inline constexpr int kMaxLoneMoves = 16;      // no lone-king count is longer (rules/draw_rules.hpp)
@@ -287,7 +326,7 @@ public:
     int entering_wdl(const Position<V>& pos, const std::optional<Phase>& phase) const {
         const Position<V> n = normalize(pos);
         const MaterialSignature sig = signature_of(n);
-        if (!lone_king_material(sig)) return threshold(store_.entry(n, true).dtc, fresh_budget(sig));
+        if (!has_lone_values<V>(sig)) return threshold(store_.entry(n, true).dtc, fresh_budget(sig));
         const Color stronger = phase ? phase->stronger : *lone_king_opponent(pos);
         const int left = std::min(phase ? phase->moves_left : kNoLimit, starting_limit(pos, stronger, phase));
         return lone_wdl(n, pos.side_to_move == stronger, left);
@@ -316,7 +355,7 @@ public:
             t.add(Timed{std::int8_t(wdl), 0}.before());
         }
         RuleEntry e{t.result()};
-        if (!lone) return e;
+        if (!has_lone_values<V>(sig)) return e;
         if (both_lone_kings(sig)) return king_against_king_entry(e.dtc, stronger_to_move);
         // W at r: the stronger side's best capture (its move leaves r - 1;
         // the last one that does not win draws), or the lone king's.
@@ -367,7 +406,7 @@ public:
         const Position<V> n = normalize(pos);
         const MaterialSignature sig = signature_of(n);
         Entering e;
-        if (!lone_king_material(sig)) {
+        if (!has_lone_values<V>(sig)) {
             e.fixed = threshold(store_.entry(n, true).dtc, fresh_budget(sig));
             return e;
         }

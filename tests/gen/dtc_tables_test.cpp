@@ -307,6 +307,37 @@ TEST(DtcTables, VerifyByLevelsFindsAWrongValueAndADamagedFile) {
     EXPECT_EQ(damaged, 1u);
 }
 
+// Where no lone-king count can run (Brazilian has none), a lone-king
+// table keeps T alone, in bytes. A file of the same table written with a
+// lone-king field (as dtb wrote every lone-king table before) verifies
+// alike, the field never read, and a wrong T in it is still found.
+TEST(DtcTables, NoLoneKingFieldWhereNoCountCanRun) {
+    ScratchDir dir;
+    std::ostringstream log;
+    build_dtc_tables(VariantId::Brazilian, all_signatures(VariantId::Brazilian, 3), dir.path(), 1, log);
+    const MaterialSignature kkvk = *MaterialSignature::parse("KKvK");
+    ASSERT_TRUE(lone_king_material(kkvk));
+    ASSERT_FALSE(has_lone_values<Brazilian>(kkvk));
+    const auto path = dir / table_file_name(VariantId::Brazilian, kkvk, compress::Metric::dtc);
+    auto whole = compress::read_whole_table(path);
+    ASSERT_TRUE(whole);
+    ASSERT_EQ(whole->header.symbol_bits, 8u);
+
+    std::vector<std::uint16_t> words(whole->bytes.begin(), whole->bytes.end());
+    for (std::uint16_t& w : words) w |= std::uint16_t(7 << 8);  // a win with 7 moves left, never read
+    compress::write_table(path, whole->header.table, std::span<const std::uint16_t>(words));
+    for (const std::uint64_t whole_below : {std::uint64_t{0}, kDtcWholeBelow})
+        EXPECT_EQ(mismatches(verify_dtc_tables(VariantId::Brazilian, dir.path(), log, {kkvk}, whole_below)), 0u);
+
+    const std::vector<std::uint8_t> captures = RuleSolver<Brazilian>::capture_positions(kkvk);
+    std::uint64_t changed = 100;
+    while (captures.at(changed)) ++changed;
+    words[changed] ^= 1;  // T: a draw and a win, or a win and a loss, swapped
+    compress::write_table(path, whole->header.table, std::span<const std::uint16_t>(words));
+    for (const std::uint64_t whole_below : {std::uint64_t{0}, kDtcWholeBelow})
+        EXPECT_EQ(mismatches(verify_dtc_tables(VariantId::Brazilian, dir.path(), log, {kkvk}, whole_below)), 1u);
+}
+
 // A smaller table's .dtc file missing: the pairs that convert into it (or
 // into a table that does: capture positions are read from their captures)
 // are not checked, naming it, and the rest of the run goes on.

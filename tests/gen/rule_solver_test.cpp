@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <unordered_map>
 
 #include "rules/notation.hpp"
@@ -103,6 +104,72 @@ TEST(RuleSolver, InternationalThreePiecesCounted) { counted_values_agree<Interna
 
 TEST(RuleSolver, RussianThreePiecesFresh) { fresh_values_agree<Russian>(3, 5); }
 TEST(RuleSolver, InternationalThreePiecesFresh) { fresh_values_agree<International>(3, 701); }
+
+// Where a lone-king count can run (lone_count_can_run), against a search
+// over materials: from every material a rule counting the stronger side's
+// moves covers, down through the stronger side's losses and crownings (the
+// count runs on until the lone king is captured).
+template <class V>
+std::set<std::pair<int, int>> reached_by_a_lone_king_count() {
+    constexpr int most = V::max_pieces_per_side;
+    std::set<std::pair<int, int>> reached;  // (kings, men) of the stronger side
+    std::vector<std::pair<int, int>> todo;
+    for (const DrawRule& r : V::draw_rules)
+        if (counts_stronger_side(r))
+            for (int k = 0; k <= most; ++k)
+                for (int m = 0; k + m <= most; ++m)
+                    if (k + m > 0 && r.kings.contains(k) && r.men.contains(m) && r.pieces.contains(k + m))
+                        todo.emplace_back(k, m);
+    while (!todo.empty()) {
+        const auto [k, m] = todo.back();
+        todo.pop_back();
+        if (k + m == 0 || !reached.insert({k, m}).second) continue;
+        if (k > 0) todo.emplace_back(k - 1, m);      // a king captured
+        if (m > 0) todo.emplace_back(k, m - 1);      // a man captured
+        if (m > 0) todo.emplace_back(k + 1, m - 1);  // a man crowned
+    }
+    return reached;
+}
+
+template <class V>
+void lone_counts_run_where_reached(int pieces) {
+    const auto reached = reached_by_a_lone_king_count<V>();
+    int lone = 0;
+    for (const MaterialSignature& sig : all_signatures(V::id, pieces)) {
+        bool want = false;
+        for (const int s : {0, 1})
+            if (sig.kings[1 - s] == 1 && sig.men[1 - s] == 0 && sig.pieces(s) > 0)
+                want = want || reached.contains({sig.kings[s], sig.men[s]});
+        EXPECT_EQ(lone_count_can_run<V>(sig), want) << sig.name();
+        EXPECT_EQ(has_lone_values<V>(sig), want || both_lone_kings(sig)) << sig.name();
+        lone += lone_king_material(sig);
+    }
+    EXPECT_GT(lone, 0);
+}
+
+TEST(RuleSolver, WhereALoneKingCountCanRun) {
+    lone_counts_run_where_reached<Russian>(6);
+    lone_counts_run_where_reached<International>(6);
+    lone_counts_run_where_reached<Brazilian>(5);
+    // From the rules texts: international 3.5 counts three pieces with a
+    // king, and two or one with a king; four pieces against a lone king
+    // never count, nor three men (they never had a king).
+    const auto runs = [](auto variant, const char* name) {
+        return lone_count_can_run<decltype(variant)>(*MaterialSignature::parse(name));
+    };
+    EXPECT_TRUE(runs(International{}, "KKKvK"));
+    EXPECT_TRUE(runs(International{}, "KvMM"));  // from KMMvK, its king captured
+    EXPECT_FALSE(runs(International{}, "MMMvK"));
+    EXPECT_FALSE(runs(International{}, "KKKMvK"));
+    EXPECT_FALSE(runs(International{}, "KvKKMMM"));
+    // Russian 2.1.9.1.4 counts three kings or more with any men: every
+    // lone-king ending can come from one.
+    EXPECT_TRUE(runs(Russian{}, "KKMMvK"));
+    EXPECT_TRUE(runs(Russian{}, "MMMMvK"));
+    // Brazilian rule 16 has no lone-king count.
+    EXPECT_FALSE(runs(Brazilian{}, "KKKvK"));
+    EXPECT_TRUE(has_lone_values<Brazilian>(*MaterialSignature::parse("KvK")));
+}
 
 }  // namespace
 }  // namespace dtb
