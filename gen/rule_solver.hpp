@@ -567,6 +567,11 @@ private:
     static constexpr std::uint64_t kNowhere = ~std::uint64_t{0};
     // Below this many positions a block's loops run on one thread.
     static constexpr std::uint64_t kParallelPositions = std::uint64_t{1} << 14;
+    // Of the positions the generator's level holds drawn, one in this many
+    // has the level's capture bit checked against the position (every
+    // other position read there is checked): a level of another pair or
+    // build disagrees at many.
+    static constexpr std::uint64_t kCheckEvery = 64;
 
     // A block (docs/VALUES.md 5): positions that king moves connect, as
     // parts of equal size. A men-placement part is one men placement of a
@@ -738,24 +743,25 @@ private:
             const Part& p = b.parts[b.part_of(l)];
             return exact_.level->at(p.side, p.base + (l - p.offset));
         }
-        // Whether the position at `at` is drawn; throws where the level
-        // disagrees with the position about a capture (a level of another
-        // build).
-        bool drawn(std::uint64_t at, bool capture) {
-            bool drawn = false, captures = false;
+        // What the level holds of the position at `at`.
+        struct Known {
+            bool drawn = false;
+            bool capture = false;  // the side to move must capture
+        };
+        Known read(std::uint64_t at) {
             if (exact_.in_order) {
                 const std::uint16_t symbol = reader_.read(at);
-                drawn = level_value(symbol) == kDraw;
-                captures = level_capture(symbol);
-            } else {
-                drawn = exact_.drawn.test(at);
-                captures = exact_.captures.test(at);
+                return {level_value(symbol) == kDraw, level_capture(symbol)};
             }
-            if (captures != capture)
+            return {exact_.drawn.test(at), exact_.captures.test(at)};
+        }
+        // Throws where the level disagrees with the position about a
+        // capture (a level of another build).
+        void check(const Known& known, bool capture) const {
+            if (known.capture != capture)
                 throw std::runtime_error("rule solver: " + exact_.path.string() +
                                          " does not match its pair (a capture where it has none, or none where it "
                                          "has one): remove it and build again");
-            return drawn;
         }
 
     private:
@@ -1038,6 +1044,11 @@ private:
         // count, the side without kings): there a king move draws...
         std::vector<const Table*> pair;
         for (const MaterialSignature& s : sides) pair.push_back(&table(s));
+        // Per side of the pair, in a lone-king ending: whether the stronger
+        // side is to move.
+        std::array<bool, 2> stronger_moves{};
+        for (std::size_t s = 0; s < sides.size(); ++s)
+            stronger_moves[s] = sides[s].men[1] == 0 && sides[s].kings[1] == 1;
         ParallelErrors errors;
 #pragma omp parallel if (parallel)
         {
@@ -1046,19 +1057,30 @@ private:
 #pragma omp for schedule(dynamic, 256)
             for (std::uint64_t l = 0; l < n; ++l)
                 errors.run([&] {
+                    const std::optional<std::uint64_t> at = known.at(b, l);
+                    const auto level = at ? known.read(*at) : typename ExactReader::Known{};
+                    if (level.drawn) {
+                        // No exit wins or loses for it, nor does it ever change
+                        // (W: a draw at every r, the exits' 0), so neither its
+                        // moves nor its exits are looked at: only whether it
+                        // must capture (its king moves are not legal), which
+                        // the level holds. No successor of it is ever lost or
+                        // won for its mover, so its king moves are not counted:
+                        // counted down from none, it is never computed again.
+                        // One position in kCheckEvery has the level's capture
+                        // checked against the position.
+                        if (level.capture) w.captures.set(l);
+                        w.exits[l] = w.value[l] = kDrawCode;
+                        if (layered) w.next[l] = 0;
+                        if (lone)
+                            set_lone(*lone, l, stronger_moves[b.parts[b.part_of(l)].side], level.capture, 0, false, 0);
+                        if (l % kCheckEvery == 0) known.check(level, Gen::has_capture(cursors.at(b, l)));
+                        return;
+                    }
                     const Position<V> pos = cursors.at(b, l);
                     const bool capture = Gen::has_capture(pos);
                     if (capture) w.captures.set(l);
-                    const std::optional<std::uint64_t> at = known.at(b, l);
-                    if (at && known.drawn(*at, capture)) {
-                        // No exit wins or loses for it, nor does it ever change
-                        // (W: a draw at every r, the exits' 0).
-                        const int king_moves = capture ? 0 : Gen::count_king_moves(pos);
-                        w.exits[l] = w.value[l] = kDrawCode;
-                        if (layered) w.next[l] = Code(king_moves);
-                        if (lone) set_lone(*lone, l, pos, capture, king_moves, false, 0);
-                        return;
-                    }
+                    if (at) known.check(level, capture);
                     std::array<std::int8_t, kR> by_r;
                     by_r.fill(kNone);
                     const ExitsFound found =
@@ -1066,7 +1088,9 @@ private:
                     w.exits[l] = fit(code_or_none(Timed::unpack(found.best)));
                     if (layered) w.next[l] = Code(found.king_moves);  // at most 4 kings x 17 squares
                     w.value[l] = found.king_moves ? better_code(w.exits[l], kDrawCode) : w.exits[l];
-                    if (lone) set_lone(*lone, l, pos, capture, found.king_moves, found.no_move, exits_step(by_r));
+                    if (lone)
+                        set_lone(*lone, l, stronger_moves[b.parts[b.part_of(l)].side], capture, found.king_moves,
+                                 found.no_move, exits_step(by_r));
                 });
         }
         errors.rethrow();
@@ -1626,12 +1650,12 @@ private:
     }
 
     // What W needs of position l of a table of one orientation a position,
-    // found with its T (solve_dtc_block): its slot, its moves, and its
-    // exits (exits_step).
-    static void set_lone(LoneScratch& w, std::uint64_t l, const Position<V>& pos, bool capture, int king_moves,
+    // found with its T (solve_dtc_block): its slot (whether the stronger
+    // side is to move), its moves, and its exits (exits_step).
+    static void set_lone(LoneScratch& w, std::uint64_t l, bool stronger_moves, bool capture, int king_moves,
                          bool no_move, std::int8_t exits) {
         w.valid.set(l);
-        if (lone_king_opponent(pos) == pos.side_to_move) w.ours.set(l);
+        if (stronger_moves) w.ours.set(l);
         if (no_move) w.dead.set(l);
         if (capture) w.capture.set(l);
         w.king_moves[l] = std::uint8_t(king_moves);
