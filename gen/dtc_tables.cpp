@@ -270,6 +270,10 @@ std::vector<DtcTableStats> build(const std::vector<MaterialSignature>& targets, 
         std::filesystem::remove_all(exact_levels_dir(dir, V::id, key), left);
     }
     const Cluster* team = options.cluster && options.cluster->size() > 1 ? options.cluster : nullptr;
+    // Every process finds what is left before any writes a pair: one that
+    // looked later would find a pair done and number its waves apart from
+    // the others', and read a pair another process is still writing.
+    if (team) team->barrier();
     if (!team) {
         for (const MaterialSignature& key : todo) build_pair(key);
     } else {
