@@ -8,7 +8,7 @@
 
 #include "rules/bitboard.hpp"
 
-#if defined(__AVX512BW__)
+#if defined(__AVX512BW__) || defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
@@ -44,6 +44,19 @@ std::uint64_t match_mask(const T* values, int count, T v) {
 #if defined(__AVX512BW__)
     if constexpr (sizeof(T) == 1) {
         if (count == 64) return _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(values), _mm512_set1_epi8(char(v)));
+    }
+#elif defined(__AVX2__)
+    // Without AVX-512 (most AMD processors before Zen 4): two 32-byte
+    // compares; the scalar loop below is not vectorised by the compiler.
+    if constexpr (sizeof(T) == 1) {
+        if (count == 64) {
+            const __m256i want = _mm256_set1_epi8(char(v));
+            const auto half = [&](int at) {
+                const __m256i got = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + at));
+                return std::uint64_t(std::uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(got, want))));
+            };
+            return half(0) | half(32) << 32;
+        }
     }
 #endif
     std::uint64_t mask = 0;

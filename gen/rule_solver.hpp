@@ -1159,13 +1159,18 @@ private:
         again = Bitmap(n);
         touched = Bitmap(n);
         newly_won.clear();
-        // The last layer's readers took a draw: a value that is not one changed.
-        for (std::uint64_t x = 0; x < words; ++x)
-            for (std::uint64_t l = x * 64; l < std::min(n, x * 64 + 64); ++l)
-                if (w.value[l] != kDrawCode) {
-                    changed.set(l);
-                    if (is_win_code(w.value[l])) newly_won.set(l);
-                }
+        // The last layer's readers took a draw: a value that is not one
+        // changed. (Word by word: a word is one thread's.)
+#pragma omp parallel for schedule(static) if (parallel)
+        for (std::uint64_t x = 0; x < words; ++x) {
+            std::uint64_t now = 0, won = 0;
+            for (std::uint64_t l = x * 64; l < std::min(n, x * 64 + 64); ++l) {
+                now |= std::uint64_t(w.value[l] != kDrawCode) << (l % 64);
+                won |= std::uint64_t(is_win_code(w.value[l])) << (l % 64);
+            }
+            changed.word(x) = now;
+            newly_won.word(x) = won;
+        }
         const auto offer = [&](std::uint64_t p, Code v) {
             std::atomic_ref<Code> at(w.next[p]);
             Code seen = at.load(std::memory_order_relaxed);
@@ -1455,8 +1460,10 @@ private:
         if (!prepared) prepare_lone(sides, b, w, above, false);
         // The king moves of each slot not yet known to be answered by the
         // other side's win (the mover's best is then worse).
-        w.value.assign(slots, 0);
-        for (std::uint64_t k = 0; k < slots; ++k) w.value[k] = std::int8_t(w.king_moves[k / per]);
+        w.value.resize(slots);
+#pragma omp parallel for schedule(static) if (parallel)
+        for (std::uint64_t l = 0; l < b.size(); ++l)
+            for (std::uint64_t o = 0; o < per; ++o) w.value[l * per + o] = std::int8_t(w.king_moves[l]);
         w.least_win.assign(slots, kNever);
         w.least_loss.assign(slots, kNever);
         // Offered: the slots one of whose moves gives the side to move its
@@ -1466,8 +1473,11 @@ private:
         // Zeroed: the slots whose last king move was answered by a win since
         // their phase before (or that have none).
         Bitmap offered(slots), decided(slots), zeroed(slots);
-        for (std::uint64_t k = 0; k < slots; ++k)
-            if (w.valid.test(k) && w.value[k] == 0) zeroed.set(k);
+#pragma omp parallel for schedule(static) if (parallel)
+        for (std::uint64_t x = 0; x < words; ++x)
+            zeroed.word(x) =
+                w.valid.word(x) &
+                match_mask(w.value.data() + x * 64, int(std::min<std::uint64_t>(64, slots - x * 64)), std::int8_t(0));
         const auto predecessors = [&](std::uint64_t q, Cursors& cursors, auto&& f) {
             // The mover of the move into q: the other orientation.
             const std::uint64_t o = per == 2 ? 1 - q % 2 : 0;
@@ -1479,9 +1489,10 @@ private:
         // wins with any count: offered from the start.
         {
             Cursors cursors(*this, sides);
-            for (std::uint64_t q = 0; q < slots; ++q)
-                if (w.valid.test(q) && !w.ours.test(q) && w.dead.test(q / per))
-                    predecessors(q, cursors, [&](std::uint64_t p) { offered.set(p); });
+            for (std::uint64_t x = 0; x < words; ++x)
+                for (int j : bits_of{w.valid.word(x) & ~w.ours.word(x)})
+                    if (const std::uint64_t q = x * 64 + std::uint64_t(j); w.dead.test(q / per))
+                        predecessors(q, cursors, [&](std::uint64_t p) { offered.set(p); });
         }
         for (int r = 1; r <= kMaxLoneMoves; ++r)
             for (const bool stronger_moves : {true, false}) {
