@@ -1173,9 +1173,9 @@ private:
         changed = Bitmap(n);
         again = Bitmap(n);
         touched = Bitmap(n);
-        newly_won.clear();
         // The last layer's readers took a draw: a value that is not one
-        // changed. (Word by word: a word is one thread's.)
+        // changed. (Word by word, every word written: a word is one
+        // thread's.)
 #pragma omp parallel for schedule(static) if (parallel)
         for (std::uint64_t x = 0; x < words; ++x) {
             std::uint64_t now = 0, won = 0;
