@@ -7,7 +7,8 @@
 #   scripts/pair-bench.sh VARIANT SIGNATURE DIR RUNS DTB_A DTB_B [gen options]
 #
 # DIR holds the tables the pair converts into (built with --dtc). The
-# pair's own files in DIR are removed before every run. Example:
+# pair's own files in DIR (and its scratch under DIR/.dtb-work) are
+# removed before every run; two threads each. Example:
 #   scripts/pair-bench.sh russian KKKKMvK /data/r6 3 ./dtb-before ./dtb-after
 set -euo pipefail
 if [[ $# -lt 6 ]]; then
@@ -21,7 +22,7 @@ printf '%-8s %12s %12s\n' binary "WDL/DTW s" ".dtc s"
 for ((i = 1; i <= runs; ++i)); do
   for bin in "$a" "$b"; do
     rm -f "$dir/$variant-$sig".{wdl,dtw,dtc,json} "$dir/$variant-$mirror".{wdl,dtw,dtc,json}
-    rm -rf "$dir/.dtb-work"
+    rm -rf "$dir/.dtb-work/$variant-$sig".* "$dir/.dtb-work/$variant-$mirror".*
     log=$("$bin" gen --variant "$variant" --only "$sig" --threads 2 --dtc --dir "$dir" "$@" 2>/dev/null)
     wdl=$(grep -E "^$sig " <<<"$log" | grep "index waste" | awk '{print $(NF-1)}')
     dtc=$(grep -E "^$sig " <<<"$log" | grep "bytes .dtc" | awk '{print $(NF-1)}')
