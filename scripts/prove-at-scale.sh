@@ -3,10 +3,12 @@
 # it cost: the proof at scale of BENCHMARKS.md (Russian ≤ 7, international
 # ≤ 6 under --memory 2G on a 2-core machine).
 #
-#   scripts/prove-at-scale.sh VARIANT PIECES DIR [MEMORY [THREADS]]
+#   scripts/prove-at-scale.sh VARIANT PIECES DIR [MEMORY [THREADS [GEN OPTIONS...]]]
 #   scripts/prove-at-scale.sh --summary DIR
 #
-# MEMORY defaults to 2G, THREADS to every core. Both steps take hours and
+# MEMORY defaults to 2G, THREADS to every core; further options go to
+# `dtb gen` (e.g. `--dtc` for the rule values, which the verify then checks
+# too). Both steps take hours and
 # survive an interruption (a killed process, a reboot): run the same
 # command again and `dtb gen` goes on from its finished tables and slices,
 # `dtb verify` from its journal. Each run of each step is timed; the summary
@@ -32,7 +34,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '6,8p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '6,7p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 summarise() {  # dir proof
   python3 - "$1" "$2" <<'PY'
@@ -155,6 +157,7 @@ main() {
   fi
   [ $# -ge 3 ] || usage
   variant=$1 pieces=$2 dir=$3 memory=${4:-2G} threads=${5:-$(nproc)}
+  local gen_options=("${@:6}")
   proof=$dir.proof
   mkdir -p "$dir" "$proof"
   if [ ! -x "$proof/dtb" ]; then
@@ -180,7 +183,7 @@ main() {
     done
     return 0
   }
-  run gen gen --variant "$variant" --pieces "$pieces" --dir "$dir" --memory "$memory" --threads "$threads" &
+  run gen gen --variant "$variant" --pieces "$pieces" --dir "$dir" --memory "$memory" --threads "$threads" "${gen_options[@]}" &
   local gen_pid=$!
   # Beside the build, verify what it has finished, again whenever it has
   # finished more: a run interrupted mid-build then keeps the tables it
