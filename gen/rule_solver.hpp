@@ -106,8 +106,10 @@ public:
         const bool lone_after = lone_after_levels(first);
         const PairLevels levels(sides);
         std::optional<LevelValues> above;
+        bool count_binds = false;
         for (int level = levels.count() - 1; level >= 0; --level) {
-            LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, first.lone && !lone_after);
+            LevelValues here =
+                solve_level(sides, levels, level, above ? &*above : nullptr, first.lone && !lone_after, count_binds);
             keep(sides, here, first.lone && !lone_after);
             above = std::move(here);
         }
@@ -156,9 +158,10 @@ public:
         while (level >= 0 && level_done(key, levels, work, level)) --level;
         std::optional<LevelValues> above;
         if (level >= 0 && level + 1 < levels.count()) above = read_level(levels, work, level + 1, first.lone);
+        bool count_binds = false;
         for (; level >= 0; --level) {
             if (progress) progress("level " + std::to_string(level));
-            LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, first.lone);
+            LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, first.lone, count_binds);
             if (here.size() != 0) write_level(level_file_path(work, level), key, here);
             above = std::move(here);
         }
@@ -186,8 +189,9 @@ public:
         const PairLevels levels(sides);
         const bool lone = has_lone_values<V>(key);
         std::optional<LevelValues> above;
+        bool count_binds = false;
         for (int level = levels.count() - 1; level >= 0; --level) {
-            LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, lone);
+            LevelValues here = solve_level(sides, levels, level, above ? &*above : nullptr, lone, count_binds);
             for (std::size_t s = 0; s < sides.size(); ++s) {
                 // Runs of at most kRun positions of one men placement.
                 constexpr std::uint64_t kRun = std::uint64_t{1} << 16;
@@ -232,9 +236,11 @@ public:
     // lone-king count runs). Besides, each thread's window on the tables it
     // converts into, and the scratch of the largest block: T's exits,
     // values, next layer and king moves left (a byte each; the values are
-    // the level's own where one block is the whole level) and five
-    // bitmaps, and (found in the same pass) W's exits, king moves (of the position and of the slot
-    // still to be answered) and least r (a byte each) and four bitmaps.
+    // the level's own where one block is the whole level), where
+    // solve_dtc_unbound runs its plies (a byte), five bitmaps (six there),
+    // and (found in the same pass) W's exits, king moves (of the position
+    // and of the slot still to be answered) and least r (a byte each) and
+    // four bitmaps.
     std::uint64_t memory_bound(const MaterialSignature& key, bool whole) const {
         const std::vector<MaterialSignature> sides = sides_of(key);
         std::uint64_t values =
@@ -262,10 +268,13 @@ public:
         }
         const std::uint64_t block = levels.largest_block(block_positions_);
         // The king moves left, and where the layers are solved (a count
-        // that starts again at a capture or crowning binds) the next layer.
-        const int layer_bytes = first.counts.king_move_limit >= kNoLimit ? 0 : first.counts.to_conversion() ? 2 : 1;
+        // that starts again at a capture or crowning binds) the next layer
+        // and solve_dtc_unbound's plies.
+        const bool unbound = first.counts.king_move_limit < kNoLimit && first.counts.to_conversion();
+        const int layer_bytes = first.counts.king_move_limit >= kNoLimit ? 0 : unbound ? 3 : 1;
         const std::uint64_t dtc =
-            block * (1 + std::uint64_t(layer_bytes) + (levels.one_block(levels.count() - 1) ? 0 : 1)) + block * 5 / 8;
+            block * (1 + std::uint64_t(layer_bytes) + (levels.one_block(levels.count() - 1) ? 0 : 1)) +
+            block * (unbound ? 6 : 5) / 8;
         const std::uint64_t lone = first.lone ? block * slots_per_position(first) * 6 : 0;
         return values + dtc + lone;
     }
@@ -1011,11 +1020,20 @@ private:
     struct DtcScratch {
         std::vector<Code> exits, next, own, king_moves_left;
         Code* value = nullptr;  // `own`, or the level's values where the block is solved in place
-        // captures: the side to move must capture. The other four are the
-        // scratch of solve_dtc_layers and solve_dtc_by_distance, which name
-        // their use; `next` holds each position's king moves on entry.
-        Bitmap captures, marks, changed, candidates, front;
+        // captures: the side to move must capture. The other five are the
+        // scratch of solve_dtc_unbound, solve_dtc_layers and
+        // solve_dtc_by_distance, which name their use; `next` holds each
+        // position's king moves on entry.
+        Bitmap captures, marks, changed, candidates, front, exhausted;
+        // solve_dtc_unbound's plies inside the block: of a settled position,
+        // its own; of one not yet settled, the fewest of the wins offered it
+        // (kWinOffered set), else the most of the wins that answer its king
+        // moves.
+        std::vector<std::uint8_t> plies;
         std::atomic<bool> too_long{false};  // a value T's byte cannot hold
+        // A block needed the king-move count's layers: solve_dtc_unbound,
+        // whose pass is lost where it does not hold, is not tried again.
+        bool count_binds = false;
     };
 
     // T of a block's positions. With the king-move count, by its layers b
@@ -1113,9 +1131,14 @@ private:
             solve_dtc_by_distance(sides, b, w, counts.king_move_limit, parallel);
             return;
         }
+        // With the king-move count: first without it, kept where no line
+        // of it needs more of the count than a fresh one gives.
+        const bool unbound =
+            layered && !w.count_binds && solve_dtc_unbound(sides, b, w, counts.king_move_limit, parallel);
+        if (layered && !unbound) w.count_binds = true;
         // ...unless it leaves the other side no move at all (a position
         // with no move never changes: it has no king move).
-        if (layered) {
+        if (layered && !unbound) {
             Cursors cursors(*this, sides);
             for (std::uint64_t q = 0; q < n; ++q)
                 if (w.value[q] == kLostNowCode)
@@ -1141,7 +1164,7 @@ private:
                     if (sides[b.parts[b.part_of(l)].side].kings[0] > 0 && !w.captures.test(l))
                         w.value[l] = recompute(l, cursors);
             }
-        } else {
+        } else if (!unbound) {
             solve_dtc_layers(sides, b, w, counts.king_move_limit, parallel, fit, recompute);
         }
         if (w.too_long)
@@ -1243,6 +1266,145 @@ private:
                 }
             }
         }
+    }
+
+    // T with the king-move count as the game without it, where that is
+    // what the count gives: the game without the count is solved in order
+    // of distance (each position settled once, as solve_dtc_by_distance
+    // does, exits entering at their own distances), and with each settled
+    // position the plies its line spends inside the block (king moves, then
+    // the move that leaves it or leaves the other side no move): for a win
+    // the fewest of the moves that win as soon, for a loss the most of all
+    // its moves. Where none of those needs more plies than the count has
+    // (`limit`, fresh at every position stored), the values are T: the
+    // winner's line fits the count, so it wins as soon as without it, and
+    // the count, which only ever ends a game drawn, cannot make a win
+    // sooner or a loss later for the side that wins (docs/VALUES.md 5).
+    // Then w.value holds T and it returns true; else w.value is as on entry
+    // and the layers solve the block (the king moves in w.next, unchanged).
+    bool solve_dtc_unbound(const std::vector<MaterialSignature>& sides, const Block& b, DtcScratch& w, int limit,
+                           bool parallel) const {
+        const std::uint64_t n = b.size(), words = w.captures.word_count();
+        constexpr std::uint8_t kWinOffered = 0x80, kMostPlies = 0x7f;
+        constexpr int kLongest = 126;  // the longest loss a Code holds (win_code(126) fits too)
+        const auto exit_distance = [](Code c) { return is_win_code(c) ? (c + 1) / 2 : (c - 2) / 2; };
+        Bitmap &settled = w.marks, &wins = w.changed, &losses = w.candidates, &front = w.front,
+               &exhausted = w.exhausted;
+        settled = Bitmap(n);
+        wins = Bitmap(n);
+        losses = Bitmap(n);
+        front = Bitmap(n);
+        exhausted = Bitmap(n);
+        w.king_moves_left.assign(w.next.begin(), w.next.end());
+        w.plies.assign(n, 0);
+        // Exhausted: every move but the exits answered by a win (or none),
+        // and the exits lose; settled at the longer of the two.
+        int last_exit = 0;
+#pragma omp parallel for schedule(static) reduction(max : last_exit) if (parallel)
+        for (std::uint64_t x = 0; x < words; ++x) {
+            std::uint64_t none_left = 0;
+            for (std::uint64_t l = x * 64; l < std::min(n, x * 64 + 64); ++l) {
+                const Code e = w.exits[l];
+                if (e != kDrawCode) last_exit = std::max(last_exit, exit_distance(e));
+                if (w.next[l] == 0 && is_loss_code(e)) none_left |= bit(int(l % 64));
+            }
+            exhausted.word(x) = none_left;
+        }
+        bool fits = true;
+        for (int d = 0;; ++d) {
+            if (d > kLongest) {
+                fits = false;
+                break;
+            }
+            // Settle those at d: a win offered by a king move or an exit,
+            // else a loss whose last move was answered (at d - 1, or before
+            // and its exits lose at d).
+            std::uint64_t settled_now = 0;
+            bool too_many = false;
+#pragma omp parallel for schedule(static) reduction(+ : settled_now) reduction(|| : too_many) if (parallel)
+            for (std::uint64_t x = 0; x < words; ++x) {
+                const std::uint64_t first = x * 64;
+                const int count = int(std::min<std::uint64_t>(64, n - first));
+                const Code* exits = w.exits.data() + first;
+                const std::uint64_t open = ~settled.word(x) & (count == 64 ? ~std::uint64_t{0} : bit(count) - 1);
+                const std::uint64_t exit_wins = d >= 1 ? match_mask(exits, count, win_code(d)) : 0;
+                const std::uint64_t won = open & (wins.word(x) | exit_wins);
+                const std::uint64_t lost =
+                    open & ~won & (losses.word(x) | (exhausted.word(x) & match_mask(exits, count, loss_code(d))));
+                for (int j : bits_of{won}) {
+                    const std::uint64_t l = first + std::uint64_t(j);
+                    w.value[l] = win_code(d);
+                    w.plies[l] = (exit_wins & bit(j)) != 0 ? 1 : std::uint8_t(w.plies[l] & kMostPlies);
+                    too_many = too_many || w.plies[l] > limit;
+                }
+                for (int j : bits_of{lost}) {
+                    const std::uint64_t l = first + std::uint64_t(j);
+                    w.value[l] = loss_code(d);
+                    w.plies[l] = d == 0 ? 0 : std::uint8_t(w.plies[l] + 1);
+                    too_many = too_many || w.plies[l] > limit;
+                }
+                front.word(x) = won | lost;
+                settled.word(x) |= won | lost;
+                wins.word(x) = 0;
+                losses.word(x) = 0;
+                settled_now += std::uint64_t(popcount(won | lost));
+            }
+            if (too_many) {
+                fits = false;
+                break;
+            }
+            if (settled_now == 0 && d >= last_exit) break;
+                // Tell their king-move predecessors (a capture position has no
+                // king move) what they offer at d + 1.
+#pragma omp parallel if (parallel)
+            {
+                Cursors cursors(*this, sides);
+#pragma omp for schedule(dynamic, 64)
+                for (std::uint64_t x = 0; x < words; ++x)
+                    for (int j : bits_of{front.word(x)}) {
+                        const std::uint64_t q = x * 64 + std::uint64_t(j);
+                        const bool lost = is_loss_code(w.value[q]);
+                        const std::uint8_t here = w.plies[q],
+                                           offered = std::uint8_t(kWinOffered | std::min<int>(here + 1, kMostPlies));
+                        for_each_king_predecessor(sides, b, q, cursors, [&](std::uint64_t p) {
+                            if (w.captures.test(p) || settled.test(p)) return;
+                            std::atomic_ref<std::uint8_t> at(w.plies[p]);
+                            std::uint8_t seen = at.load(std::memory_order_relaxed);
+                            if (lost) {
+                                wins.set(p);
+                                while ((!(seen & kWinOffered) || offered < seen) &&
+                                       !at.compare_exchange_weak(seen, offered, std::memory_order_relaxed)) {
+                                }
+                                return;
+                            }
+                            // One whose exits do not lose is never lost, nor
+                            // one offered a win.
+                            if (!is_loss_code(w.exits[p])) return;
+                            while (!(seen & kWinOffered) && here > seen &&
+                                   !at.compare_exchange_weak(seen, here, std::memory_order_relaxed)) {
+                            }
+                            if (std::atomic_ref<Code>(w.king_moves_left[p]).fetch_sub(1, std::memory_order_relaxed) !=
+                                1)
+                                return;
+                            exhausted.set(p);
+                            if (exit_distance(w.exits[p]) <= d + 1) losses.set(p);
+                        });
+                    }
+            }
+        }
+        if (!fits) {
+            // As on entry, for the layers.
+#pragma omp parallel for schedule(static) if (parallel)
+            for (std::uint64_t l = 0; l < n; ++l)
+                w.value[l] = w.next[l] ? better_code(w.exits[l], kDrawCode) : w.exits[l];
+            return false;
+        }
+        // Never settled: drawn without the count, so with it.
+#pragma omp parallel for schedule(static) if (parallel)
+        for (std::uint64_t x = 0; x < words; ++x)
+            for (int j : bits_of{~settled.word(x) & (x * 64 + 64 <= n ? ~std::uint64_t{0} : bit(int(n % 64)) - 1)})
+                w.value[x * 64 + std::uint64_t(j)] = kDrawCode;
+        return true;
     }
 
     // T where the king-move count is the binding count (it starts again at
@@ -1776,8 +1938,11 @@ private:
 
     // Solves a level: T, and W where asked, block by block, reading the
     // level above (null for the top level: no man move leaves it).
+    // `count_binds`: a block of the pair needed the king-move count's
+    // layers (solve_dtc_unbound did not hold); the pair's later blocks go
+    // to them at once.
     LevelValues solve_level(const std::vector<MaterialSignature>& sides, const PairLevels& levels, int level,
-                            const LevelValues* above, bool with_lone) const {
+                            const LevelValues* above, bool with_lone, bool& count_binds) const {
         const TableCounts counts = table(sides[0]).counts;
         if (counts.king_move_limit >= kNoLimit && sides[0].kings[0] > 0 && sides[0].kings[1] > 0)
             throw std::logic_error("rule solver: both sides of " + sides[0].name() +
@@ -1786,6 +1951,7 @@ private:
             throw std::logic_error("rule solver: king against king solved by levels");
         LevelValues here = levels.make(level, with_lone);
         DtcScratch dtc;
+        dtc.count_binds = count_binds;
         LoneScratch lone;
         const bool in_place = levels.one_block(level);
         ExactLevel exact = read_exact_level(sides[0], levels, level, in_place);
@@ -1796,6 +1962,7 @@ private:
             if (with_lone) solve_lone_block(sides, b, lone, above, true);
             emit(sides, b, dtc, in_place, with_lone ? &lone : nullptr, here);
         });
+        count_binds = dtc.count_binds;
         return here;
     }
 
