@@ -1354,10 +1354,10 @@ private:
                 break;
             }
             if (settled_now == 0 && d >= last_exit) break;
-                // Tell their king-move predecessors (a capture position has no
-                // king move) what they offer at d + 1.
 #pragma omp parallel if (parallel)
             {
+                // Tell their king-move predecessors (a capture position has
+                // no king move) what they offer at d + 1.
                 Cursors cursors(*this, sides);
 #pragma omp for schedule(dynamic, 64)
                 for (std::uint64_t x = 0; x < words; ++x)
