@@ -98,15 +98,17 @@ summary = {
     "disk_bytes": disk,
     "wdl_bits_per_position": bits.get("wdl"),
     "dtw_bits_per_position": bits.get("dtw"),
+    "dtc_bits_per_position": bits.get("dtc"),
     "verify_runs": len(verify),
     "verify_wall_s": sum(r[0] for r in verify),
     "verify_cpu_s": sum(r[1] + r[2] for r in verify),
     # Whether the set is proven: the build ended, and the last verify ran
     # over every table of the directory (not only those finished beside the
-    # build) and passed.
+    # build) and passed. It counts a table's .dtc file (--dtc) as a table
+    # of its own.
     "verify_last_tables": last_verify_tables,
     "verified": bool(gen) and gen[-1][4] == 0 and bool(verify) and verify[-1][4] == 0
-                and last_verify_tables == len(manifests),
+                and last_verify_tables == len(manifests) + len(glob.glob(os.path.join(dir, "*.dtc"))),
 }
 with open(os.path.join(proof, "summary.json.tmp"), "w") as out:
     json.dump(summary, out, indent=2)
