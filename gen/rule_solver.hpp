@@ -716,6 +716,11 @@ private:
         return kDrawCode;
     }
     static Code better_code(Code a, Code b) { return kCodes.order[a] >= kCodes.order[b] ? a : b; }
+    // A position's value from its exits alone, before its king moves are
+    // looked at: with a king move it does no worse than a draw.
+    static Code value_before_king_moves(Code exits, int king_moves) {
+        return king_moves ? better_code(exits, kDrawCode) : exits;
+    }
 
     // A solved level of a pair, in the order of its scratch file
     // (gen/level_file.hpp): side 0's men placements in men rank order, then
@@ -1120,7 +1125,7 @@ private:
                         exits_of(pair, b.parts[b.part_of(l)].side, above, pos, capture, lone ? by_r.data() : nullptr);
                     w.exits[l] = fit(code_or_none(Timed::unpack(found.best)));
                     if (layered) w.next[l] = Code(found.king_moves);  // at most 4 kings x 17 squares
-                    w.value[l] = found.king_moves ? better_code(w.exits[l], kDrawCode) : w.exits[l];
+                    w.value[l] = value_before_king_moves(w.exits[l], found.king_moves);
                     if (lone)
                         set_lone(*lone, l, stronger_moves[b.parts[b.part_of(l)].side], capture, found.king_moves,
                                  found.no_move, exits_step(by_r));
@@ -1288,6 +1293,10 @@ private:
         constexpr std::uint8_t kWinOffered = 0x80, kMostPlies = 0x7f;
         constexpr int kLongest = 126;  // the longest loss a Code holds (win_code(126) fits too)
         const auto exit_distance = [](Code c) { return is_win_code(c) ? (c + 1) / 2 : (c - 2) / 2; };
+        // The bits of word x that are positions of the block.
+        const auto in_block = [n](std::uint64_t x) {
+            return x * 64 + 64 <= n ? ~std::uint64_t{0} : bit(int(n % 64)) - 1;
+        };
         Bitmap &settled = w.marks, &wins = w.changed, &losses = w.candidates, &front = w.front,
                &exhausted = w.exhausted;
         settled = Bitmap(n);
@@ -1326,7 +1335,7 @@ private:
                 const std::uint64_t first = x * 64;
                 const int count = int(std::min<std::uint64_t>(64, n - first));
                 const Code* exits = w.exits.data() + first;
-                const std::uint64_t open = ~settled.word(x) & (count == 64 ? ~std::uint64_t{0} : bit(count) - 1);
+                const std::uint64_t open = ~settled.word(x) & in_block(x);
                 const std::uint64_t exit_wins = d >= 1 ? match_mask(exits, count, win_code(d)) : 0;
                 const std::uint64_t won = open & (wins.word(x) | exit_wins);
                 const std::uint64_t lost =
@@ -1395,15 +1404,13 @@ private:
         if (!fits) {
             // As on entry, for the layers.
 #pragma omp parallel for schedule(static) if (parallel)
-            for (std::uint64_t l = 0; l < n; ++l)
-                w.value[l] = w.next[l] ? better_code(w.exits[l], kDrawCode) : w.exits[l];
+            for (std::uint64_t l = 0; l < n; ++l) w.value[l] = value_before_king_moves(w.exits[l], w.next[l]);
             return false;
         }
         // Never settled: drawn without the count, so with it.
 #pragma omp parallel for schedule(static) if (parallel)
         for (std::uint64_t x = 0; x < words; ++x)
-            for (int j : bits_of{~settled.word(x) & (x * 64 + 64 <= n ? ~std::uint64_t{0} : bit(int(n % 64)) - 1)})
-                w.value[x * 64 + std::uint64_t(j)] = kDrawCode;
+            for (int j : bits_of{~settled.word(x) & in_block(x)}) w.value[x * 64 + std::uint64_t(j)] = kDrawCode;
         return true;
     }
 
