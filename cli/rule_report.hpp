@@ -10,7 +10,9 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,6 +31,18 @@ struct RuleReportRow {
     std::uint64_t count_drawn_wins = 0;             // won without the counts, drawn under them
     std::uint64_t count_saved_losses = 0;           // lost without the counts, drawn under them
     int longest_rule_win_dtc = -1;                  // the most plies to conversion of a win under the counts
+    // A position that takes them (White to move, in the table's index): the
+    // first in index order, so that the answer does not depend on threads.
+    std::optional<std::uint64_t> longest_rule_win_index;
+
+    // Keeps the win of `index` where it is longer, or as long and earlier.
+    void take_longest(int dtc, std::uint64_t index) {
+        if (dtc > longest_rule_win_dtc ||
+            (dtc == longest_rule_win_dtc && longest_rule_win_index && index < *longest_rule_win_index)) {
+            longest_rule_win_dtc = dtc;
+            longest_rule_win_index = index;
+        }
+    }
 };
 
 // The .dtc tables as rule_report's source of values; throws what the
@@ -45,14 +59,16 @@ struct RuleFiles {
     }
 };
 
-// One row per table of up to `max_pieces` pieces, in the order of
-// all_signatures; `rules` gives fresh_wdl(pos) and dtc(pos) (RuleSolver or
+// One row per table of up to `max_pieces` pieces (those of `only` alone,
+// where it names any), in the order of all_signatures; `rules` gives fresh_wdl(pos) and dtc(pos) (RuleSolver or
 // RuleFiles). Throws if the two values contradict each other (a win under
 // the counts that is no win without them): that is a bug.
 template <class V, class Rules>
-std::vector<RuleReportRow> rule_report(const Rules& solver, const probe::Tablebase& tb, int max_pieces) {
+std::vector<RuleReportRow> rule_report(const Rules& solver, const probe::Tablebase& tb, int max_pieces,
+                                       const std::vector<MaterialSignature>& only = {}) {
     std::vector<RuleReportRow> rows;
     for (const MaterialSignature& sig : all_signatures(V::id, max_pieces)) {
+        if (!only.empty() && std::find(only.begin(), only.end(), sig) == only.end()) continue;
         const PositionIndex<V> index(sig);
         RuleReportRow row;
         row.table = sig;
@@ -90,7 +106,7 @@ std::vector<RuleReportRow> rule_report(const Rules& solver, const probe::Tableba
                 mine.rule_losses += rule < 0;
                 mine.count_drawn_wins += *unlimited > 0 && rule == 0;
                 mine.count_saved_losses += *unlimited < 0 && rule == 0;
-                if (rule > 0) mine.longest_rule_win_dtc = std::max(mine.longest_rule_win_dtc, dtc.plies);
+                if (rule > 0) mine.take_longest(dtc.plies, std::uint64_t(i));
                 if ((rule > 0 && *unlimited <= 0) || (rule < 0 && *unlimited >= 0)) {
 #pragma omp critical
                     failure = sig.name() + " position " + std::to_string(i) + ": value " + std::to_string(rule) +
@@ -107,7 +123,8 @@ std::vector<RuleReportRow> rule_report(const Rules& solver, const probe::Tableba
                 row.rule_losses += mine.rule_losses;
                 row.count_drawn_wins += mine.count_drawn_wins;
                 row.count_saved_losses += mine.count_saved_losses;
-                row.longest_rule_win_dtc = std::max(row.longest_rule_win_dtc, mine.longest_rule_win_dtc);
+                if (mine.longest_rule_win_index)
+                    row.take_longest(mine.longest_rule_win_dtc, *mine.longest_rule_win_index);
             }
         }
         if (!failure.empty()) throw std::runtime_error(failure);

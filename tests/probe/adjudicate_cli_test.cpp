@@ -382,6 +382,58 @@ TEST(RuleReportCli, MissingTablesAndBadInput) {
     EXPECT_EQ(dtb("rule-report --variant chess --pieces 3 --dir " + tables()).status, 2);
 }
 
+// The longest win under the counts of each table, with its position: the
+// same from the .dtc files and from the solver in memory, on one thread or
+// two (the first such position in index order), and the position probes to
+// a win under the counts in exactly that many plies to conversion.
+TEST(RuleReportCli, LongestWinPositions) {
+    const test_support::ScratchDir dir;
+    const std::string d = dir.path().string();
+    ASSERT_EQ(dtb("gen --variant russian --only KKKvK --dtc --dir " + d).status, 0);
+    const std::string ask = "rule-report --variant russian --only KKKvK --only KvKKK --only KKvK --json";
+    const Output from_files = dtb(ask + " --threads 2 --dir " + d);
+    ASSERT_EQ(from_files.status, 0) << from_files.err;
+    EXPECT_NE(from_files.err.find(".dtc tables"), std::string::npos) << from_files.err;
+    const Json rows = Json::parse(from_files.out);
+    EXPECT_EQ(rows["pieces"], 4);  // the most of --only's tables
+    ASSERT_EQ(rows["tables"].size(), 3u) << rows;
+    for (const Json& t : rows["tables"]) {
+        if (t["rule_wins"].get<std::uint64_t>() == 0) {
+            EXPECT_TRUE(t["longest_rule_win_fen"].is_null()) << t;
+            continue;
+        }
+        const std::string fen = t["longest_rule_win_fen"].get<std::string>();
+        const Output probe = dtb("probe --variant russian --json --fen " + fen + " --dir " + d);
+        ASSERT_EQ(probe.status, 0) << probe.err;
+        const Json p = Json::parse(probe.out);
+        EXPECT_EQ(p["rule_wdl"], "win") << t;
+        EXPECT_EQ(p["dtc"], t["longest_rule_win_dtc"]) << t;
+    }
+    EXPECT_EQ(Json::parse(dtb(ask + " --threads 1 --dir " + d).out), rows);
+    // tables() holds no .dtc files: the solver in memory (Russian <= 4).
+    const Output solved = dtb(ask + " --dir " + tables());
+    ASSERT_EQ(solved.status, 0) << solved.err;
+    EXPECT_NE(solved.err.find("solving"), std::string::npos) << solved.err;
+    EXPECT_EQ(Json::parse(solved.out), rows);
+    // In words: a line per table that has a win.
+    const Output text = dtb("rule-report --variant russian --only KKKvK --dir " + d);
+    for (const Json& t : rows["tables"]) {
+        if (t["table"] != "KKKvK") continue;
+        EXPECT_NE(text.out.find(std::to_string(t["longest_rule_win_dtc"].get<int>()) + " plies  " +
+                                t["longest_rule_win_fen"].get<std::string>()),
+                  std::string::npos)
+            << text.out;
+    }
+
+    EXPECT_EQ(dtb("rule-report --variant russian --only KKKvQ --dir " + d).status, 2);
+    EXPECT_EQ(dtb("rule-report --variant russian --only KKKvK --pieces 3 --dir " + d).status, 2);
+    EXPECT_EQ(dtb("rule-report --variant russian --only KKKKvKKKK --dir " + d).status, 2);
+    // Seven pieces only from .dtc files, which name what is missing.
+    const Output seven = dtb("rule-report --variant russian --pieces 7 --dir " + d);
+    EXPECT_EQ(seven.status, 1);
+    EXPECT_NE(seven.err.find("russian-"), std::string::npos) << seven.err;
+}
+
 // dtb gen --dtc, then the values under the counts through every command
 // that shows them: dtb verify, dtb probe, dtb adjudicate with the count
 // since the last conversion apart.
