@@ -120,10 +120,15 @@ void run(RuleReportOptions o) {
     bool files = true;
     for (const MaterialSignature& sig : only.empty() ? all_signatures(V::id, o.pieces) : reported)
         files = files && bool((*tb)->table(V::id, sig, compress::Metric::dtc));
+    // A line a table on stderr: a whole report reads every position.
+    const auto progress = [](const RuleReportRow& r, std::size_t done, std::size_t total) {
+        std::cerr << "  " << r.table.name() << ": " << r.positions << " positions (" << done << " of " << total
+                  << " tables)\n";
+    };
     std::vector<RuleReportRow> rows;
     if (files) {
         std::cerr << "reading the values under the counts from the .dtc tables in " << where << "...\n";
-        rows = rule_report<V>(RuleFiles<V>{probe::DtcTables<V>(**tb)}, **tb, o.pieces, only);
+        rows = rule_report<V>(RuleFiles<V>{probe::DtcTables<V>(**tb)}, **tb, o.pieces, only, progress);
     } else {
         if (o.pieces > kMostSolvedPieces)
             throw std::runtime_error("the .dtc tables of " + std::to_string(o.pieces) + "-piece " +
@@ -133,7 +138,7 @@ void run(RuleReportOptions o) {
         std::cerr << "solving the values under the counts of every table up to " << o.pieces << " pieces...\n";
         const RuleSolver<V> solver(o.pieces);
         std::cerr << "comparing with the tables in " << where << "...\n";
-        rows = rule_report<V>(solver, **tb, o.pieces, only);
+        rows = rule_report<V>(solver, **tb, o.pieces, only, progress);
     }
     if (o.json) {
         Json tables = Json::array();
