@@ -10,7 +10,6 @@
 
 #include <omp.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -60,21 +59,17 @@ struct RuleFiles {
     }
 };
 
-// One row per table of up to `max_pieces` pieces (those of `only` alone,
-// where it names any), in the order of all_signatures, each told to
-// `progress` as it is done; `rules` gives fresh_wdl(pos) and dtc(pos)
+// One row per table of `tables`, in their order, each told to `progress`
+// as it is done; `rules` gives fresh_wdl(pos) and dtc(pos)
 // (RuleSolver or RuleFiles). Throws if the two values contradict each
 // other (a win under the counts that is no win without them): that is a
 // bug.
 template <class V, class Rules>
 std::vector<RuleReportRow> rule_report(
-    const Rules& solver, const probe::Tablebase& tb, int max_pieces, const std::vector<MaterialSignature>& only = {},
+    const Rules& solver, const probe::Tablebase& tb, const std::vector<MaterialSignature>& tables,
     const std::function<void(const RuleReportRow&, std::size_t done, std::size_t total)>& progress = {}) {
-    std::vector<MaterialSignature> reported;
-    for (const MaterialSignature& sig : all_signatures(V::id, max_pieces))
-        if (only.empty() || std::find(only.begin(), only.end(), sig) != only.end()) reported.push_back(sig);
     std::vector<RuleReportRow> rows;
-    for (const MaterialSignature& sig : reported) {
+    for (const MaterialSignature& sig : tables) {
         const PositionIndex<V> index(sig);
         RuleReportRow row;
         row.table = sig;
@@ -135,7 +130,7 @@ std::vector<RuleReportRow> rule_report(
         }
         if (!failure.empty()) throw std::runtime_error(failure);
         rows.push_back(row);
-        if (progress) progress(row, rows.size(), reported.size());
+        if (progress) progress(row, rows.size(), tables.size());
     }
     return rows;
 }

@@ -5,10 +5,12 @@
 // words it and writes JSON.
 #include <omp.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/options.hpp"
 #include "cli/rule_report.hpp"
@@ -128,7 +130,7 @@ void run(RuleReportOptions o) {
     std::vector<RuleReportRow> rows;
     if (files) {
         std::cerr << "reading the values under the counts from the .dtc tables in " << where << "...\n";
-        rows = rule_report<V>(RuleFiles<V>{probe::DtcTables<V>(**tb)}, **tb, o.pieces, only, progress);
+        rows = rule_report<V>(RuleFiles<V>{probe::DtcTables<V>(**tb)}, **tb, reported, progress);
     } else {
         if (o.pieces > kMostSolvedPieces)
             throw std::runtime_error("the .dtc tables of " + std::to_string(o.pieces) + "-piece " +
@@ -138,7 +140,7 @@ void run(RuleReportOptions o) {
         std::cerr << "solving the values under the counts of every table up to " << o.pieces << " pieces...\n";
         const RuleSolver<V> solver(o.pieces);
         std::cerr << "comparing with the tables in " << where << "...\n";
-        rows = rule_report<V>(solver, **tb, o.pieces, only, progress);
+        rows = rule_report<V>(solver, **tb, reported, progress);
     }
     if (o.json) {
         Json tables = Json::array();
