@@ -116,11 +116,11 @@ void run(RuleReportOptions o) {
     if (!tb) throw std::runtime_error(tb.error().message);
     // Every WDL table the report reads, before the long solve (the
     // smaller tables a capture leads into are read as the report meets them).
-    for (const MaterialSignature& sig : only.empty() ? all_signatures(V::id, o.pieces) : reported)
+    for (const MaterialSignature& sig : reported)
         if (auto t = (*tb)->table(V::id, sig, compress::Metric::wdl); !t) throw std::runtime_error(t.error().message);
     // The .dtc tables when every one is there (dtb gen --dtc), else a solve in memory.
     bool files = true;
-    for (const MaterialSignature& sig : only.empty() ? all_signatures(V::id, o.pieces) : reported)
+    for (const MaterialSignature& sig : reported)
         files = files && bool((*tb)->table(V::id, sig, compress::Metric::dtc));
     // A line a table on stderr: a whole report reads every position.
     const auto progress = [](const RuleReportRow& r, std::size_t done, std::size_t total) {
