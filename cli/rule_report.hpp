@@ -52,6 +52,7 @@ struct RuleFiles {
     probe::DtcTables<V> tables;
     int fresh_wdl(const Position<V>& pos) const { return take(tables.fresh_wdl(pos)); }
     Timed dtc(const Position<V>& pos) const { return take(tables.dtc(pos)); }
+    bool win_within(const Position<V>& pos, int plies) const { return take(tables.win_within(pos, plies)); }
     template <class T>
     static T take(probe::Outcome<T> v) {
         if (!v) throw std::runtime_error(v.error().message);
@@ -60,8 +61,8 @@ struct RuleFiles {
 };
 
 // One row per table of `tables`, in their order, each told to `progress`
-// as it is done; `rules` gives fresh_wdl(pos) and dtc(pos)
-// (RuleSolver or RuleFiles). Throws if the two values contradict each
+// as it is done; `rules` gives fresh_wdl(pos), dtc(pos) and
+// win_within(pos, plies) (RuleSolver or RuleFiles). Throws if the two values contradict each
 // other (a win under the counts that is no win without them): that is a
 // bug.
 template <class V, class Rules>
@@ -90,10 +91,15 @@ std::vector<RuleReportRow> rule_report(
                     continue;
                 }
                 int rule = 0;
-                Timed dtc;
                 try {
                     rule = solver.fresh_wdl(pos);
-                    dtc = solver.dtc(pos);
+                    // Only a win longer than this thread's longest so far
+                    // needs its DTC (a thread meets its positions in index
+                    // order, so one as long comes later and is not kept);
+                    // where a lone-king count starts, DTC is searched, and
+                    // proving it no longer is the cheaper search.
+                    if (rule > 0 && !solver.win_within(pos, mine.longest_rule_win_dtc))
+                        mine.take_longest(solver.dtc(pos).plies, std::uint64_t(i));
                 } catch (const std::exception& e) {
 #pragma omp critical
                     failure = e.what();
@@ -107,7 +113,6 @@ std::vector<RuleReportRow> rule_report(
                 mine.rule_losses += rule < 0;
                 mine.count_drawn_wins += *unlimited > 0 && rule == 0;
                 mine.count_saved_losses += *unlimited < 0 && rule == 0;
-                if (rule > 0) mine.take_longest(dtc.plies, std::uint64_t(i));
                 if ((rule > 0 && *unlimited <= 0) || (rule < 0 && *unlimited >= 0)) {
 #pragma omp critical
                     failure = sig.name() + " position " + std::to_string(i) + ": value " + std::to_string(rule) +

@@ -418,12 +418,11 @@ public:
     // the rule-aware value for the side to move.
     int fresh_wdl(const Position<V>& pos) const { return Judge(*this).fresh_wdl(pos); }
 
-    // T(pos) for a position of a solved table (docs/VALUES.md).
-    Timed dtc(const Position<V>& pos) const {
-        const Position<V> n = normalize(pos);
-        const Table& t = table(signature_of(n));
-        return Timed::unpack(t.dtc[t.index.rank(n)]);
-    }
+    // DTC(pos) for a position of a solved table (RuleJudge::fresh_dtc:
+    // the stored T, or searched where a lone-king count starts at pos).
+    Timed dtc(const Position<V>& pos) const { return Judge(*this).fresh_dtc(pos); }
+    // Whether the side to move wins with a DTC of at most `plies` (RuleJudge::fresh_win_within).
+    bool win_within(const Position<V>& pos, int plies) const { return Judge(*this).fresh_win_within(pos, plies); }
 
     // The value for the side to move under any counts, exactly
     // (RuleJudge::exact_value).

@@ -30,10 +30,17 @@ public:
         return guarded([&] { return game_over(pos) ? -1 : RuleJudge<V, DtcTables>(*this).fresh_wdl(pos); });
     }
 
-    // T: who wins with every count fresh and in how many plies the next
-    // conversion comes (docs/VALUES.md 2).
+    // DTC: who wins with every count fresh and in how many plies the next
+    // conversion comes, best play under the counts (docs/VALUES.md 2;
+    // RuleJudge::fresh_dtc).
     Outcome<Timed> dtc(const Position<V>& pos) const {
-        return guarded([&] { return entry(normalize(pos), true).dtc; });
+        return guarded([&] { return RuleJudge<V, DtcTables>(*this).fresh_dtc(pos); });
+    }
+
+    // Whether, with every count fresh, the side to move wins with a DTC of
+    // at most `plies` (RuleJudge::fresh_win_within).
+    Outcome<bool> win_within(const Position<V>& pos, int plies) const {
+        return guarded([&] { return RuleJudge<V, DtcTables>(*this).fresh_win_within(pos, plies); });
     }
 
     // The value for the side to move under the counts `c` (RuleCounts, or a

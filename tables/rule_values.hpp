@@ -28,6 +28,7 @@
 #include "rules/draw_rules.hpp"
 #include "rules/draw_tracker.hpp"
 #include "rules/movegen.hpp"
+#include "rules/notation.hpp"
 #include "tables/position_index.hpp"
 #include "tables/values.hpp"
 
@@ -223,6 +224,32 @@ public:
     // the rule-aware value for the side to move.
     int fresh_wdl(const Position<V>& pos) const { return entering_wdl(pos, std::nullopt); }
 
+    // With every count fresh at `pos` (not over): the rule-aware value and
+    // the distance to conversion under the counts (docs/VALUES.md 2), the
+    // length of line_to_conversion. The stored T where no lone-king count
+    // starts at `pos`; where one does, T assumes none runs and the count
+    // may make the winner take longer: searched (Search::distance).
+    Timed fresh_dtc(const Position<V>& pos) const {
+        if (game_over(pos)) return {-1, 0};
+        Search search = search_for(pos, RuleCounts{});
+        const SearchState s = state_for(pos, search, RuleCounts{});
+        const int value = s.left <= 0 ? 0 : search.value(pos, s);
+        if (value == 0) return {};
+        return {std::int8_t(value), search.distance(pos, s, value > 0)};
+    }
+
+    // Whether, with every count fresh at `pos`, the side to move wins with
+    // a DTC of at most `plies`: one search that stops at the first proof,
+    // where fresh_dtc may need several (a report that looks for the
+    // longest DTC asks this of most positions, fresh_dtc of few).
+    bool fresh_win_within(const Position<V>& pos, int plies) const {
+        if (game_over(pos)) return false;
+        Search search = search_for(pos, RuleCounts{});
+        const SearchState s = state_for(pos, search, RuleCounts{});
+        if (s.left <= 0 || entering_wdl(pos, std::nullopt) <= 0) return false;
+        return search.within(pos, s, true, plies);
+    }
+
     // The value for the side to move under any counts, exactly: from the
     // stored values where they settle it, else by a search that stays in
     // the material until the counts the stored values assume are fresh
@@ -245,12 +272,12 @@ public:
     // to): the moves until one captures, crowns or ends the game, or, where
     // no conversion count covers the material and the king-move count
     // binds, moves a man (that move included), at most `max_plies`. The
-    // side that wins under the counts keeps the win and, of its winning
-    // moves, converts at once if it can, else plays into the shortest T;
-    // the side that loses plays into the longest T, converting last. With
-    // every count fresh the line has exactly T plies. Empty where the
-    // position is drawn under the counts (no side can force anything) or
-    // over.
+    // side that wins under the counts keeps the win and plays the move
+    // that converts soonest under the counts as they stand; the side that
+    // loses plays the one that converts latest (moves_under_counts' plies).
+    // The line has as many plies as the distance under the counts; with
+    // every count fresh, fresh_dtc's. Empty where the position is drawn
+    // under the counts (no side can force anything) or over.
     template <class Counts>
     std::vector<Move> line_to_conversion(const Position<V>& pos, const Counts& c, int max_plies = 512) const {
         std::vector<Move> line;
@@ -263,15 +290,29 @@ public:
             MoveList moves;
             MoveGenerator<V>::generate(p, moves);
             const int value = search.value(p, s);
+            // The first move (in the generator's order) that keeps the value
+            // and leads to the conversion in the plies the position's
+            // distance says: for the winner the least of its moves', for
+            // the loser the most. One search for the distance, then each
+            // move's is only checked against it.
+            const int plies = search.distance(p, s, value > 0);
             std::optional<Move> best;
-            int best_rank = 0;
             for (const Move& m : moves) {
                 if (search.move_value(p, s, m) != value) continue;
-                const int plies = plies_to_conversion(search, p, m);
-                const int rank = value > 0 ? -plies : plies;
-                if (!best || rank > best_rank) best = m, best_rank = rank;
+                if (converts(search, p, m)) {
+                    if (plies == 1) best = m;
+                } else {
+                    const Position<V> after = p.after(m);
+                    const SearchState next = search.next_state(p, s, m);
+                    const bool winner_after = value < 0;
+                    // At least plies - 1 after the winner's move, at most after the loser's.
+                    if (value > 0 ? search.within(after, next, winner_after, plies - 1)
+                                  : !search.within(after, next, winner_after, plies - 2))
+                        best = m;
+                }
+                if (best) break;
             }
-            if (!best) break;  // cannot happen: the value is some move's
+            if (!best) break;  // cannot happen: the distance is some move's
             line.push_back(*best);
             if (converts(search, p, *best)) break;
             s = search.next_state(p, s, *best);
@@ -290,8 +331,9 @@ public:
     // Every legal move of `pos` under the counts `c` (in the move
     // generator's order): what it is worth to the side that plays it, and,
     // for a move that wins or loses, the plies to the next conversion it
-    // leads to (1 if it converts; else one more than T after it), the
-    // measure line_to_conversion ranks moves by. Empty for a game over.
+    // leads to with best play under the counts after it (1 if it
+    // converts), the measure line_to_conversion ranks moves by. Empty for
+    // a game over.
     template <class Counts>
     std::vector<MoveUnderCounts> moves_under_counts(const Position<V>& pos, const Counts& c) const {
         std::vector<MoveUnderCounts> out;
@@ -305,7 +347,7 @@ public:
         for (const Move& m : moves) {
             MoveUnderCounts u{m};
             u.wdl = ended ? 0 : search.move_value(pos, s, m);
-            if (u.wdl != 0) u.plies = plies_to_conversion(search, pos, m);
+            if (u.wdl != 0) u.plies = plies_to_conversion(search, pos, s, m, u.wdl);
             out.push_back(u);
         }
         return out;
@@ -445,11 +487,13 @@ private:
         return !search.counts.to_conversion() && (p.kings & bit(m.from)) == 0;
     }
 
-    // Plies to the conversion `m` leads to: 1 if it converts, else one more
-    // than T after it.
-    int plies_to_conversion(const Search& search, const Position<V>& p, const Move& m) const {
+    // Plies to the conversion `m` (worth `wdl` to its side, not a draw)
+    // leads to in state `s`: 1 if it converts, else one more than the
+    // distance under the counts after it, where the winner is the other
+    // side to move if `m` loses.
+    static int plies_to_conversion(Search& search, const Position<V>& p, const SearchState& s, const Move& m, int wdl) {
         if (converts(search, p, m)) return 1;
-        return 1 + store_.entry(normalize(p.after(m)), true).dtc.plies;
+        return 1 + search.distance(p.after(m), search.next_state(p, s, m), wdl < 0);
     }
 
     // Whether the conversion or king-move count has run out in state `s`.
@@ -461,7 +505,7 @@ private:
     Search search_for(const Position<V>& pos, const RuleCounts&) const {
         const std::optional<Color> stronger =
             lone_king_material(signature_of(pos)) ? lone_king_opponent(pos) : std::nullopt;
-        return Search{*this, table_counts<V>(signature_of(pos)), stronger, {}};
+        return Search{*this, table_counts<V>(signature_of(pos)), stronger, {}, {}};
     }
     // A game's lone-king ending keeps the stronger side it began with (it
     // differs from lone_king_opponent only with a lone king on each side).
@@ -534,6 +578,15 @@ private:
             }
         };
         std::unordered_map<Key, int, Hash> memo;
+        // What within() has found of a state: it fails below `least` plies
+        // and holds from `most` on.
+        struct Bounds {
+            int least = 0;
+            int most = kNoLimit;
+        };
+        std::unordered_map<Key, Bounds, Hash> bounds;
+        // No count runs longer (plies), so no distance under the counts is.
+        static constexpr int kMostPlies = 1024;
 
         // The value at `pos` (of the search's material, not over, no count ended).
         int value(const Position<V>& pos, const SearchState& s) {
@@ -571,6 +624,129 @@ private:
                 return -judge.entering_wdl(after, phase);
             }
             return -value(after, next);
+        }
+
+        // The plies to the next conversion at `pos` in state `s`, with best
+        // play under the counts (the winner hurrying, the loser delaying),
+        // where the side to move wins (`winner_to_move`) or loses there. T
+        // bounds it from below: T is the same min-max with the counts the
+        // state has run fresh and no lone-king count carried, and a count
+        // further on only takes winning lines away, never adds one or
+        // shortens one. Where the state cannot cut T's lines short, it is
+        // T; else the least d at which the winner converts within d plies
+        // (within()), tried from T up.
+        int distance(const Position<V>& pos, const SearchState& s, bool winner_to_move) {
+            const Timed t = stored(pos);
+            if (stored_is_exact(t, s)) return t.plies;
+            if (const std::optional<int> most = lone_bound(pos, s, winner_to_move); most && *most <= t.plies)
+                return t.plies;
+            // The counts end the game within their limits: some d is found
+            // by then, as the position is won or lost under them.
+            for (int d = std::max(t.plies, 1); d <= kMostPlies; ++d)
+                if (within(pos, s, winner_to_move, d)) return d;
+            throw std::logic_error("rule values: no conversion within the counts from " + to_fen(pos));
+        }
+
+        // Whether the winner (the side to move if `winner_to_move`) wins at
+        // `pos` in state `s` with a conversion within `d` plies: one of its
+        // moves, or every move of the other side, leads there (a converting
+        // move that wins, or d - 1 plies more from the position after it).
+        bool within(const Position<V>& pos, SearchState s, bool winner_to_move, int d) {
+            if (d <= 0) return false;
+            // A count that cannot end the game within d plies is as good as
+            // fresh (the search keys fewer states): the conversion and the
+            // king-move count only grow by a ply a ply, and at a man move
+            // the king-move count starts again anyway.
+            if (counts.conversion_limit >= kNoLimit || s.a + d <= counts.conversion_limit) s.a = 0;
+            if (counts.king_move_limit >= kNoLimit || s.b + d <= counts.king_move_limit) s.b = 0;
+            const Timed t = stored(pos);
+            if (t.wdl == 0 || (t.wdl > 0) != winner_to_move || t.plies > d) return false;
+            if (stored_is_exact(t, s)) return true;
+            if (const std::optional<int> most = lone_bound(pos, s, winner_to_move); most && *most <= d) return true;
+            Bounds& known = bounds[Key{pos, s}];
+            if (known.most <= d) return true;
+            if (known.least > d) return false;
+            MoveList moves;
+            MoveGenerator<V>::generate(pos, moves);
+            // Converting moves first, then the others by T after them, the
+            // nearest conversion for the winner first; the other side's moves
+            // T already refutes are found before any search.
+            std::vector<std::pair<int, Move>> order;
+            bool refuted = false;
+            for (const Move& m : moves) {
+                if (converts_here(pos, m)) {
+                    order.emplace_back(0, m);
+                    continue;
+                }
+                const Timed after = stored(pos.after(m));
+                const bool bounded = after.wdl != 0 && (after.wdl < 0) == winner_to_move && after.plies < d;
+                if (!winner_to_move && !bounded) refuted = true;
+                if (bounded) order.emplace_back(after.plies + 1, m);
+                if (refuted) break;
+            }
+            bool result = false;
+            if (!refuted) {
+                std::stable_sort(order.begin(), order.end(),
+                                 [](const auto& x, const auto& y) { return x.first < y.first; });
+                result = !winner_to_move;
+                for (const auto& [lower, m] : order) {
+                    bool won;  // by the winner, converting within d plies
+                    if (converts_here(pos, m)) {
+                        won = move_value(pos, s, m) == (winner_to_move ? 1 : -1);
+                    } else {
+                        const SearchState next = next_state(pos, s, m);
+                        won = next.left > 0 && !count_over(counts, next) &&
+                              within(pos.after(m), next, !winner_to_move, d - 1);
+                    }
+                    if (won == winner_to_move) {
+                        result = won;
+                        break;
+                    }
+                }
+            }
+            // (References into an unordered_map outlive the insertions the search made.)
+            if (result)
+                known.most = std::min(known.most, d);
+            else
+                known.least = std::max(known.least, d + 1);
+            return result;
+        }
+
+        // T, as stored for `pos` (or worked out from its captures).
+        Timed stored(const Position<V>& pos) const { return judge.store_.entry(normalize(pos), true).dtc; }
+
+        // Whether a win or loss in T plies is the distance in state `s` too:
+        // no lone-king count runs (T assumes none), and every count already
+        // under way leaves T's lines room to end (the king-move count only
+        // for the first king moves, where another count binds: a man move
+        // starts it again, as fresh as T has it).
+        bool stored_is_exact(Timed t, const SearchState& s) const {
+            if (s.left < kNoLimit || t.wdl == 0) return false;
+            const int king_room = counts.king_move_limit >= kNoLimit ? kNoLimit : counts.king_move_limit - s.b;
+            if (!counts.to_conversion()) return t.plies <= king_room;
+            return t.plies <= counts.conversion_limit - s.a && (s.b == 0 || t.plies <= king_room);
+        }
+
+        bool converts_here(const Position<V>& pos, const Move& m) const { return converts(*this, pos, m); }
+
+        // An upper bound of the distance where a lone-king count runs and the
+        // stronger side is the winner: W's least r with which it wins means
+        // the game ends, by its last capture, within r of its moves (the
+        // count ends it drawn after the r-th), so the next conversion comes
+        // no later: 2r - 1 plies with the stronger side to move, 2r
+        // otherwise. Only where W answers for the state (as in settled()).
+        std::optional<int> lone_bound(const Position<V>& pos, const SearchState& s, bool winner_to_move) const {
+            if (s.left >= kNoLimit || !stronger) return std::nullopt;
+            const bool stronger_to_move = pos.side_to_move == *stronger;
+            if (winner_to_move != stronger_to_move) return std::nullopt;
+            const int plies = 2 * s.left;
+            const bool a_free = counts.conversion_limit >= kNoLimit || s.a + plies <= counts.conversion_limit;
+            const bool b_free = counts.king_move_limit >= kNoLimit || s.b + plies <= counts.king_move_limit;
+            if (!((s.a == 0 && s.b == 0) || (a_free && b_free && counts.conversion_limit > 2 * kMaxLoneMoves)))
+                return std::nullopt;
+            const RuleEntry e = judge.store_.entry(normalize(pos), stronger_to_move);
+            if (e.least_win == kNever || e.least_win > s.left) return std::nullopt;
+            return 2 * int(e.least_win) - (stronger_to_move ? 1 : 0);
         }
 
         // Where the stored values answer: the counts they assume fresh are,

@@ -176,6 +176,11 @@ bool conversion_count_binds(const MaterialSignature& sig) {
     return false;
 }
 
+// The most states the oracle makes for one distance to conversion (every
+// line searched: long counts make many); a distance that needs more is
+// not compared.
+constexpr std::size_t kDistanceBudget = 5000;
+
 // Calls f(sig, oracle, start, m, counts) for a sample of about `per_table`
 // positions of every table up to 4 pieces (those not lost already), each
 // at three sets of counts (m moves of each, the king-move count at most 5),
@@ -204,7 +209,7 @@ template <class V>
 void lines_keep_the_value(std::uint64_t per_table) {
     const auto tb = open_tables<V>(oracle_dtc_tables());
     const probe::DtcTables<V> rules(*tb);
-    std::uint64_t lines = 0, plies = 0;
+    std::uint64_t lines = 0, plies = 0, measured = 0;
     for_each_sample<V>(*tb, per_table,
                        [&](const MaterialSignature& sig, CountOracle<V>& oracle, const Position<V>& start, int m,
                            const CountState& c) {
@@ -217,10 +222,21 @@ void lines_keep_the_value(std::uint64_t per_table) {
                                return;
                            }
                            ASSERT_FALSE(line->empty()) << to_fen(start);
-                           if (m == 0) {
-                               const auto dtc = rules.dtc(start);
-                               ASSERT_TRUE(dtc) << dtc.error().message;
-                               EXPECT_EQ(int(line->size()), dtc->plies) << to_fen(start);
+                           // As long as the oracle's distance under these counts, and with
+                           // every count fresh, the DTC dtb probe gives.
+                           try {
+                               const std::optional<int> distance =
+                                   oracle.plies_to_conversion(start, c, kDistanceBudget);
+                               ASSERT_TRUE(distance) << to_fen(start);
+                               EXPECT_EQ(int(line->size()), *distance) << to_fen(start) << " counts " << m;
+                               if (m == 0) {
+                                   const auto dtc = rules.dtc(start);
+                                   ASSERT_TRUE(dtc) << dtc.error().message;
+                                   EXPECT_EQ(dtc->plies, *distance) << to_fen(start);
+                                   EXPECT_EQ(dtc->wdl, value) << to_fen(start);
+                               }
+                               ++measured;
+                           } catch (const typename CountOracle<V>::TooCostly&) {
                            }
                            // The game's counts along the line, stepped by the oracle's own counting.
                            oracle::GameCounts<V> counts = oracle::resumed_counts(start, c);
@@ -244,8 +260,9 @@ void lines_keep_the_value(std::uint64_t per_table) {
                            plies += line->size();
                        });
     EXPECT_GT(lines, 100u);
-    std::cout << V::name << ": " << lines << " lines under the counts, " << plies << " plies, each keeping its value"
-              << std::endl;
+    EXPECT_GT(measured, lines / 2);
+    std::cout << V::name << ": " << lines << " lines under the counts, " << plies << " plies, each keeping its value; "
+              << measured << " of them as long as the oracle's distance" << std::endl;
 }
 
 TEST(OracleAgainstDtc, RussianLinesKeepTheValue) { lines_keep_the_value<Russian>(30); }
@@ -253,58 +270,80 @@ TEST(OracleAgainstDtc, InternationalLinesKeepTheValue) { lines_keep_the_value<In
 
 // Every move's value under the counts (dtb_rule_root): for the side that
 // plays it, the oracle's value of the position after it with the counts
-// stepped by the oracle's own counting; and its plies to the conversion are
-// what the line takes: the line's first move has the line's length, the
-// least of the winning moves' (the most of the losing moves', where the
-// side to move loses).
+// stepped by the oracle's own counting, and its plies to the conversion
+// the oracle's (1 for a move that converts, else one more than the
+// oracle's distance after it); and the line takes them: its first move has
+// the line's length, the least of the winning moves' (the most of the
+// losing moves', where the side to move loses).
 template <class V>
 void moves_under_counts_agree(std::uint64_t per_table) {
     const auto tb = open_tables<V>(oracle_dtc_tables());
     const probe::DtcTables<V> rules(*tb);
-    std::uint64_t moves = 0;
-    for_each_sample<V>(
-        *tb, per_table,
-        [&](const MaterialSignature&, CountOracle<V>& oracle, const Position<V>& start, int m, const CountState& c) {
-            const RuleCounts counts{c.lone_moves, c.conversion_plies, c.king_plies};
-            const auto valued = rules.moves(start, counts);
-            ASSERT_TRUE(valued) << valued.error().message;
-            MoveList legal;
-            MoveGenerator<V>::generate(start, legal);
-            ASSERT_EQ(valued->size(), legal.size()) << to_fen(start);
-            const oracle::GameCounts<V> before = oracle::resumed_counts(start, c);
-            const Color mover = start.side_to_move;
-            int best = -1;
-            for (const auto& u : *valued) {
-                const Position<V> after = start.after(u.move);
-                const oracle::GameCounts<V> next = oracle::detail::after_move(start, u.move, before);
-                // A count already at its end has drawn the game: no move changes that.
-                const int want = oracle::detail::count_ended(start, before)  ? 0
-                                 : oracle.wins(after, next, mover)           ? 1
-                                 : oracle.wins(after, next, opponent(mover)) ? -1
-                                                                             : 0;
-                ASSERT_EQ(u.wdl, want) << to_fen(start) << " counts " << m;
-                ASSERT_EQ(u.plies < 0, u.wdl == 0) << to_fen(start);
-                best = std::max(best, u.wdl);
-                ++moves;
-            }
-            const auto line = rules.line(start, counts);
-            ASSERT_TRUE(line) << line.error().message;
-            if (best == 0) return;
-            ASSERT_FALSE(line->empty()) << to_fen(start);
-            int chosen = best > 0 ? 1 << 20 : -1;
-            for (const auto& u : *valued)
-                if (u.wdl == best) chosen = best > 0 ? std::min(chosen, u.plies) : std::max(chosen, u.plies);
-            const auto first =
-                std::find_if(valued->begin(), valued->end(), [&](const auto& u) { return u.move == line->front(); });
-            ASSERT_NE(first, valued->end());
-            EXPECT_EQ(first->wdl, best) << to_fen(start);
-            EXPECT_EQ(first->plies, chosen) << to_fen(start);
-            if (m == 0) {
-                EXPECT_EQ(int(line->size()), chosen) << to_fen(start);
-            }
-        });
+    std::uint64_t moves = 0, decided = 0, measured = 0;
+    for_each_sample<V>(*tb, per_table,
+                       [&](const MaterialSignature& sig, CountOracle<V>& oracle, const Position<V>& start, int m,
+                           const CountState& c) {
+                           const RuleCounts counts{c.lone_moves, c.conversion_plies, c.king_plies};
+                           const auto valued = rules.moves(start, counts);
+                           ASSERT_TRUE(valued) << valued.error().message;
+                           MoveList legal;
+                           MoveGenerator<V>::generate(start, legal);
+                           ASSERT_EQ(valued->size(), legal.size()) << to_fen(start);
+                           const oracle::GameCounts<V> before = oracle::resumed_counts(start, c);
+                           const Color mover = start.side_to_move;
+                           int best = -1;
+                           for (const auto& u : *valued) {
+                               const Position<V> after = start.after(u.move);
+                               const oracle::GameCounts<V> next = oracle::detail::after_move(start, u.move, before);
+                               // A count already at its end has drawn the game: no move changes that.
+                               const int want = oracle::detail::count_ended(start, before)  ? 0
+                                                : oracle.wins(after, next, mover)           ? 1
+                                                : oracle.wins(after, next, opponent(mover)) ? -1
+                                                                                            : 0;
+                               ASSERT_EQ(u.wdl, want) << to_fen(start) << " counts " << m;
+                               ASSERT_EQ(u.plies < 0, u.wdl == 0) << to_fen(start);
+                               if (u.wdl != 0) {
+                                   const bool man_moved = (start.kings & bit(u.move.from)) == 0;
+                                   const bool converts = game_over(after) || u.move.is_capture() || u.move.crowns ||
+                                                         (man_moved && !conversion_count_binds<V>(sig));
+                                   try {
+                                       int plies = 1;
+                                       if (!converts) {
+                                           const std::optional<int> rest =
+                                               oracle.plies_to_conversion(after, next, kDistanceBudget);
+                                           ASSERT_TRUE(rest) << to_fen(start) << " " << move_text(start, u.move);
+                                           plies += *rest;
+                                       }
+                                       EXPECT_EQ(u.plies, plies)
+                                           << to_fen(start) << " " << move_text(start, u.move) << " counts " << m;
+                                       ++measured;
+                                   } catch (const typename CountOracle<V>::TooCostly&) {
+                                   }
+                                   ++decided;
+                               }
+                               best = std::max(best, u.wdl);
+                               ++moves;
+                           }
+                           const auto line = rules.line(start, counts);
+                           ASSERT_TRUE(line) << line.error().message;
+                           if (best == 0) return;
+                           ASSERT_FALSE(line->empty()) << to_fen(start);
+                           int chosen = best > 0 ? 1 << 20 : -1;
+                           for (const auto& u : *valued)
+                               if (u.wdl == best)
+                                   chosen = best > 0 ? std::min(chosen, u.plies) : std::max(chosen, u.plies);
+                           const auto first = std::find_if(valued->begin(), valued->end(),
+                                                           [&](const auto& u) { return u.move == line->front(); });
+                           ASSERT_NE(first, valued->end());
+                           EXPECT_EQ(first->wdl, best) << to_fen(start);
+                           EXPECT_EQ(first->plies, chosen) << to_fen(start);
+                           EXPECT_EQ(int(line->size()), chosen) << to_fen(start) << " counts " << m;
+                       });
     EXPECT_GT(moves, 1000u);
-    std::cout << V::name << ": " << moves << " moves valued under the counts, as the oracle values them" << std::endl;
+    EXPECT_GT(measured, decided / 2);
+    std::cout << V::name << ": " << moves << " moves valued under the counts, as the oracle values them; " << measured
+              << " of the " << decided << " that win or lose as far from the conversion as the oracle's distance"
+              << std::endl;
 }
 
 TEST(OracleAgainstDtc, RussianMovesUnderTheCounts) { moves_under_counts_agree<Russian>(10); }

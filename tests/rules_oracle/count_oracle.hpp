@@ -43,6 +43,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -333,11 +334,39 @@ public:
         return wins(pos, s, opponent(pos.side_to_move)) ? -1 : 0;
     }
 
-    // Memo entries so far: the product states solved (solve(), wins()).
-    std::size_t states() const { return values_.size() + wins_.size(); }
+    // The plies to the next move that starts the material's binding count
+    // again, with best play under the counts (the winner hurrying to it, the
+    // loser delaying it): a capture, a crowning or the move that ends the
+    // game, and a man move too where no count without conversion covers the
+    // material (the king-move count binds). nullopt where neither side wins
+    // under the counts, or the game is over. Every line is searched (no
+    // table bounds a distance), so a long count makes many states: past
+    // `budget` new ones it gives up, throwing TooCostly.
+    struct TooCostly {};
+    std::optional<int> plies_to_conversion(const Position<V>& pos, const CountState& s, std::size_t budget) {
+        return plies_to_conversion(pos, resumed_counts(pos, s), budget);
+    }
+    std::optional<int> plies_to_conversion(const Position<V>& pos, const GameCounts<V>& c, std::size_t budget) {
+        if (detail::lost(pos) || detail::count_ended(pos, c)) return std::nullopt;
+        if (conversions_.size() > 4 * budget) conversions_.clear();  // memory stays bounded
+        conversion_states_left_ = budget;
+        try {
+            for (const Color side : {pos.side_to_move, opponent(pos.side_to_move)})
+                if (wins(pos, c, side)) return conversion_distance(pos, c, side, 0);
+        } catch (const TooCostly&) {
+            conversions_.clear();
+            throw;
+        }
+        return std::nullopt;
+    }
+
+    // Memo entries so far: the product states solved (solve(), wins(),
+    // plies_to_conversion()).
+    std::size_t states() const { return values_.size() + wins_.size() + conversions_.size(); }
     void clear() {
         values_.clear();
         wins_.clear();
+        conversions_.clear();
     }
 
 private:
@@ -398,6 +427,40 @@ private:
         const int v = best.value();
         values_.emplace(key, std::int16_t(v));
         return v;
+    }
+
+    // plies_to_conversion where `side` wins at `pos` under the counts `c`:
+    // the least over its winning moves, or the most over the other side's
+    // moves (every one of them loses). Each move that does not convert
+    // leaves the plies of the position after it, one more.
+    int conversion_distance(const Position<V>& pos, const GameCounts<V>& c, Color side, int depth) {
+        check_depth(pos, depth);
+        const Key key{pos, encode(pos, c, side)};
+        if (const auto it = conversions_.find(key); it != conversions_.end()) return it->second;
+        if (conversion_states_left_ == 0) throw TooCostly{};
+        --conversion_states_left_;
+        const bool ours = pos.side_to_move == side;
+        bool covered = false;  // by a count without conversion: then man moves do not convert
+        for (const DrawRule& r : V::draw_rules)
+            covered = covered || (r.count == DrawCount::moves_without_conversion && detail::plies_rule_covers(r, pos));
+        int best = ours ? std::numeric_limits<int>::max() : -1;
+        for (const Move& m : legal_moves(pos)) {
+            const Position<V> after = pos.after(m);
+            const GameCounts<V> next = detail::after_move(pos, m, c);
+            const bool man_move = (pos.kings & bit(m.from)) == 0;
+            const bool ends = detail::lost(after);
+            const bool converts = ends || m.is_capture() || m.crowns || (man_move && !covered);
+            const bool won =
+                ends ? ours : !detail::count_ended(after, next) && search_win(after, next, side, depth + 1);
+            if (!won) {
+                if (!ours) throw std::logic_error("count oracle: a move escapes the win at " + to_fen(pos));
+                continue;
+            }
+            const int d = converts ? 1 : 1 + conversion_distance(after, next, side, depth + 1);
+            best = ours ? std::min(best, d) : std::max(best, d);
+        }
+        conversions_.emplace(key, std::int16_t(best));
+        return best;
     }
 
     // Whether `side` wins without counts at `pos` (true when not known).
@@ -519,6 +582,8 @@ private:
     Options options_;
     std::unordered_map<Key, std::int16_t, KeyHash> values_;
     std::unordered_map<Key, bool, KeyHash> wins_;
+    std::unordered_map<Key, std::int16_t, KeyHash> conversions_;
+    std::size_t conversion_states_left_ = 0;
 };
 
 // Every position of `sig`'s table (White to move, the tables' convention:
