@@ -671,32 +671,38 @@ private:
             // Converting moves first, then the others by T after them, the
             // nearest conversion for the winner first; the other side's moves
             // T already refutes are found before any search.
-            std::vector<std::pair<int, Move>> order;
+            struct Candidate {
+                int least_plies;  // T after the move, one more; 0 for a move that converts
+                Move move;
+            };
+            std::vector<Candidate> order;
             bool refuted = false;
             for (const Move& m : moves) {
                 if (converts_here(pos, m)) {
-                    order.emplace_back(0, m);
+                    order.push_back({0, m});
                     continue;
                 }
                 const Timed after = stored(pos.after(m));
                 const bool bounded = after.wdl != 0 && (after.wdl < 0) == winner_to_move && after.plies < d;
-                if (!winner_to_move && !bounded) refuted = true;
-                if (bounded) order.emplace_back(after.plies + 1, m);
-                if (refuted) break;
+                if (!winner_to_move && !bounded) {
+                    refuted = true;
+                    break;
+                }
+                if (bounded) order.push_back({after.plies + 1, m});
             }
             bool result = false;
             if (!refuted) {
                 std::stable_sort(order.begin(), order.end(),
-                                 [](const auto& x, const auto& y) { return x.first < y.first; });
+                                 [](const Candidate& x, const Candidate& y) { return x.least_plies < y.least_plies; });
                 result = !winner_to_move;
-                for (const auto& [lower, m] : order) {
+                for (const Candidate& c : order) {
                     bool won;  // by the winner, converting within d plies
-                    if (converts_here(pos, m)) {
-                        won = move_value(pos, s, m) == (winner_to_move ? 1 : -1);
+                    if (c.least_plies == 0) {
+                        won = move_value(pos, s, c.move) == (winner_to_move ? 1 : -1);
                     } else {
-                        const SearchState next = next_state(pos, s, m);
+                        const SearchState next = next_state(pos, s, c.move);
                         won = next.left > 0 && !count_over(counts, next) &&
-                              within(pos.after(m), next, !winner_to_move, d - 1);
+                              within(pos.after(c.move), next, !winner_to_move, d - 1);
                     }
                     if (won == winner_to_move) {
                         result = won;
