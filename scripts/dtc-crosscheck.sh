@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # dtc-crosscheck.sh DIR [VARIANT] [PIECES] [SAMPLES] [SEED]: on random
 # positions of the PIECES-piece tables in DIR (with their .wdl, .dtw and
-# .dtc files, those of every smaller table too) at random counts, dtb
+# .dtc files, those of every smaller table too), or of the one table PIECES
+# names (a signature such as KKKMvKK), at random counts, dtb
 # adjudicate must answer exactly from the .dtc tables, and agree with the
 # bounded search over WDL and DTW alone wherever that search settles it
-# (tests/rules_oracle/dtc_crosscheck.cpp). Exit status 1 on any disagreement.
+# (tests/rules_oracle/dtc_crosscheck.cpp), and give the same answers with
+# every king block solved whole. Exit status 1 on any disagreement.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/dtc-crosscheck.sh DIR [VARIANT] [PIECES] [SAMPLES] [SEED]}

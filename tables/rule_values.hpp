@@ -29,6 +29,7 @@
 #include "rules/draw_tracker.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
+#include "tables/king_block.hpp"
 #include "tables/position_index.hpp"
 #include "tables/values.hpp"
 
@@ -219,6 +220,14 @@ template <class V, class Store>
 class RuleJudge {
 public:
     explicit RuleJudge(const Store& store) : store_(store) {}
+
+    // When a search under a running king-move count solves the count's
+    // king blocks whole (king_block.hpp) instead of position by position:
+    // Auto once the search has visited a sixteenth of the block's
+    // positions (the block costs about that many searched states); the
+    // others for the tests that compare the two.
+    enum class BlockSolving { Auto, Always, Never };
+    void set_block_solving(BlockSolving mode) { block_solving_ = mode; }
 
     // With every count fresh at `pos` (not over, side to move has a piece):
     // the rule-aware value for the side to move.
@@ -505,7 +514,7 @@ private:
     Search search_for(const Position<V>& pos, const RuleCounts&) const {
         const std::optional<Color> stronger =
             lone_king_material(signature_of(pos)) ? lone_king_opponent(pos) : std::nullopt;
-        return Search{*this, table_counts<V>(signature_of(pos)), stronger, {}, {}};
+        return Search{*this, table_counts<V>(signature_of(pos)), stronger, {}, {}, {}};
     }
     // A game's lone-king ending keeps the stronger side it began with (it
     // differs from lone_king_opponent only with a lone king on each side).
@@ -594,6 +603,7 @@ private:
             if (const std::optional<int> v = settled(pos, s)) return *v;
             const Key key{pos, s};
             if (const auto it = memo.find(key); it != memo.end()) return it->second;
+            if (const std::optional<int> v = from_block(pos, s)) return *v;
             MoveList moves;
             MoveGenerator<V>::generate(pos, moves);
             int best = -1;
@@ -603,6 +613,71 @@ private:
             }
             memo.emplace(key, best);
             return best;
+        }
+
+        // King blocks solved by layers (solve_king_layers), by their men, king
+        // counts and the conversion count's lead over the king-move count
+        // (constant inside a block: a king move adds a ply to both).
+        struct BlockKey {
+            Bitboard men[2];
+            Bitboard kings[2];  // counts
+            int lead;
+            friend bool operator==(const BlockKey&, const BlockKey&) = default;
+        };
+        struct BlockKeyHash {
+            std::size_t operator()(const BlockKey& k) const {
+                const std::uint64_t h = k.men[White] * 0x9E3779B97F4A7C15ULL ^ k.men[Black] * 0xC2B2AE3D27D4EB4FULL ^
+                                        (k.kings[White] << 8 | k.kings[Black] << 16 | std::uint64_t(k.lead) << 24);
+                return std::size_t(h ^ (h >> 29));
+            }
+        };
+        struct SolvedBlock {
+            KingBlock<V> block;
+            std::vector<std::int8_t> last;  // layers the stored value holds to (solve_king_layers)
+        };
+        std::unordered_map<BlockKey, SolvedBlock, BlockKeyHash> blocks;
+
+        // The value at `pos` in state `s` from its king block solved whole,
+        // where the search under a running king-move count may take that
+        // way (not where a lone-king count runs: its values are W's) and
+        // judge's BlockSolving chooses it; nullopt to search on.
+        std::optional<int> from_block(const Position<V>& pos, const SearchState& s) {
+            if (judge.block_solving_ == BlockSolving::Never || stronger || s.left < kNoLimit ||
+                !counts.to_conversion() || counts.king_move_limit >= kNoLimit || s.b == 0)
+                return std::nullopt;
+            const BlockKey key{{pos.men(White), pos.men(Black)},
+                               {Bitboard(popcount(pos.kings_of(White))), Bitboard(popcount(pos.kings_of(Black)))},
+                               s.a - s.b};
+            auto it = blocks.find(key);
+            if (it == blocks.end()) {
+                KingBlock<V> block(pos);
+                if (judge.block_solving_ == BlockSolving::Auto && memo.size() < block.size() / 16) return std::nullopt;
+                std::vector<std::int8_t> last = solve_block(block, key.lead);
+                it = blocks.emplace(key, SolvedBlock{block, std::move(last)}).first;
+            }
+            const Timed t = stored(pos);
+            return s.b <= it->second.last[it->second.block.index(pos)] ? t.wdl : 0;
+        }
+
+        // The layers of a block where the conversion count leads the
+        // king-move count by `lead` plies: at layer b the counts stand at
+        // (lead + b, b), and the count ends the game after the last layer
+        // both leave. A man's plain move starts the king-move count again:
+        // its successor's stored T must fit in what the conversion count
+        // leaves; a capture or crowning converts.
+        std::vector<std::int8_t> solve_block(const KingBlock<V>& block, int lead) {
+            const int cap = std::min(counts.king_move_limit - 1, counts.conversion_limit - lead - 1);
+            if (cap < 0) return std::vector<std::int8_t>(block.size(), -1);
+            const auto role = [&](const Position<V>& p) { return int(stored(p).wdl); };
+            const auto exit = [&](const Position<V>& p, const Move& m) {
+                const Position<V> after = p.after(m);
+                if (game_over(after)) return ExitValue{1};
+                if (m.is_capture() || m.crowns) return ExitValue{-judge.entering_wdl(after, std::nullopt)};
+                // At layer b the successor stands at (lead + b + 1, 0).
+                const Timed t = stored(after);
+                return ExitValue{-t.wdl, counts.conversion_limit - lead - 1 - t.plies};
+            };
+            return solve_king_layers(block, cap, role, exit);
         }
 
         // The state after `m`, a move that neither converts nor ends the game.
@@ -790,6 +865,7 @@ private:
     };
 
     const Store& store_;
+    BlockSolving block_solving_ = BlockSolving::Auto;
 };
 
 }  // namespace dtb

@@ -164,6 +164,49 @@ TEST(OracleAgainstDtc, International) {
     EXPECT_GT(t.winnable, t.answers / 50);
 }
 
+// Under a running king-move count beside 2.1.9.1.5 the search may solve the
+// position's king block whole, by layers (tables/king_block.hpp), instead
+// of position by position (the other tests see the search mostly): forced
+// that way, every value under the counts is the oracle's, on a sample of every table up to 4 pieces with kings on
+// both sides, the king-move count from its first ply to its last, the
+// conversion count level with it or ahead.
+template <class V>
+void king_blocks_agree(std::uint64_t per_table) {
+    const auto tb = open_tables<V>(oracle_dtc_tables());
+    const probe::DtcTables<V> store(*tb);
+    using Judge = RuleJudge<V, probe::DtcTables<V>>;
+    Judge by_blocks(store);
+    by_blocks.set_block_solving(Judge::BlockSolving::Always);
+    std::uint64_t answers = 0, decided = 0, count_drawn = 0;
+    for (const MaterialSignature& sig : all_signatures(V::id, 4)) {
+        if (sig.kings[0] == 0 || sig.kings[1] == 0 || lone_king_material(sig)) continue;
+        CountOracle<V> oracle({.unlimited = values_from<V>(*tb), .merge_equivalent = true});
+        const PositionIndex<V> index(sig);
+        const std::uint64_t stride = std::max<std::uint64_t>(1, index.size() / per_table);
+        for (std::uint64_t i = stride / 3; i < index.size(); i += stride) {
+            const Position<V> pos = index.unrank(i);
+            if (game_over(pos)) continue;
+            const int fresh = oracle.wdl(pos, CountState{});
+            for (const int king : {1, 14, 27, 29})
+                for (const int lead : {0, 24}) {
+                    const CountState c{0, king + lead, king};
+                    const RuleCounts counts{0, c.conversion_plies, c.king_plies};
+                    const int want = oracle.wdl(pos, c);
+                    ASSERT_EQ(by_blocks.exact_value(pos, counts), want) << to_fen(pos) << " " << describe(c);
+                    ++answers;
+                    decided += want != 0;
+                    count_drawn += want == 0 && fresh != 0;
+                }
+        }
+    }
+    EXPECT_GT(decided, answers / 10);
+    EXPECT_GT(count_drawn, answers / 500);
+    std::cout << V::name << ": " << answers << " values under a running king-move count, " << decided
+              << " won or lost, " << count_drawn << " drawn by the counts, each the oracle's" << std::endl;
+}
+
+TEST(OracleAgainstDtc, RussianKingBlocks) { king_blocks_agree<Russian>(10000); }
+
 // Whether a move count without conversion (rules 2.1.9.1.5) covers a
 // material: then its binding count starts again only at a capture or a
 // crowning; else the king-move count binds, which a man move starts again

@@ -1,11 +1,14 @@
 // dtc_crosscheck DIR VARIANT PIECES SAMPLES [SEED]: on random positions of
-// the tables of exactly PIECES pieces in DIR (which must hold their .wdl,
-// .dtw and .dtc files and those of every smaller table), at random counts,
+// the tables of exactly PIECES pieces in DIR, or of one table where PIECES
+// is its signature (DIR must hold their .wdl, .dtw and .dtc files and those
+// of every table they lead to), at random counts,
 // `dtb adjudicate` must answer exactly from the .dtc tables (basis dtc)
 // every time; each answer is then asked of CountSearch over the WDL and DTW
 // tables alone (adjudication/count_search.hpp: a bounded search through DrawCounts
 // that never reads a .dtc file), and where that search settles it the two
-// must agree. Prints the tally; exit status 1 on any disagreement or
+// must agree. Each answer is also worked out with every king block solved
+// whole (RuleJudge's BlockSolving::Always, tables/king_block.hpp), which
+// must give the same. Prints the tally; exit status 1 on any disagreement or
 // inexact answer, 2 on bad arguments. scripts/dtc-crosscheck.sh runs it.
 #include <cstdint>
 #include <iostream>
@@ -14,6 +17,7 @@
 
 #include "adjudication/judge.hpp"
 #include "adjudication/ruling_text.hpp"
+#include "probe/dtc_tables.hpp"
 #include "rules/notation.hpp"
 #include "tables/signatures.hpp"
 
@@ -22,14 +26,26 @@ namespace {
 
 struct Tally {
     std::uint64_t positions = 0, asked = 0, no_rule = 0, not_dtc = 0, searched = 0, settled = 0, agree = 0,
-                  disagree = 0, winnable = 0;
+                  disagree = 0, winnable = 0, blocks_disagree = 0;
 };
 
 template <class V>
-int run(const probe::Tablebase& tb, int pieces, std::uint64_t samples, std::uint64_t seed) {
+int run(const probe::Tablebase& tb, const std::string& pieces, std::uint64_t samples, std::uint64_t seed) {
     std::vector<MaterialSignature> sigs;
-    for (const MaterialSignature& s : all_signatures(V::id, pieces))
-        if (s.total() == pieces) sigs.push_back(s);
+    if (pieces.find('v') != std::string::npos) {
+        const std::optional<MaterialSignature> sig = MaterialSignature::parse(pieces);
+        if (!sig) {
+            std::cerr << "not a material signature: " << pieces << '\n';
+            return 2;
+        }
+        sigs.push_back(*sig);
+    } else {
+        for (const MaterialSignature& s : all_signatures(V::id, std::stoi(pieces)))
+            if (s.total() == std::stoi(pieces)) sigs.push_back(s);
+    }
+    const probe::DtcTables<V> store(tb);
+    RuleJudge<V, probe::DtcTables<V>> by_blocks(store);
+    by_blocks.set_block_solving(RuleJudge<V, probe::DtcTables<V>>::BlockSolving::Always);
     std::mt19937_64 rng(seed);
     Tally t;
     while (t.asked < samples) {
@@ -64,6 +80,11 @@ int run(const probe::Tablebase& tb, int pieces, std::uint64_t samples, std::uint
         }
         t.winnable += a->winnable;
         ++t.searched;
+        const int value = by_blocks.exact_value(pos, DrawCounts<V>::resumed(pos, m, k, c));
+        if ((value == (pos.side_to_move == *a->stronger ? 1 : -1)) != a->winnable) {
+            ++t.blocks_disagree;
+            std::cerr << "BLOCKS DISAGREE: " << to_fen(pos) << " " << m << "/" << k << "/" << c << '\n';
+        }
         adjudication::CountSearch<V> search(tb, *a->stronger, 2000000);
         auto r = search.wins(pos, DrawCounts<V>::resumed(pos, m, k, c));
         if (!r) {
@@ -81,12 +102,13 @@ int run(const probe::Tablebase& tb, int pieces, std::uint64_t samples, std::uint
                       << (**r ? "winnable" : "not winnable") << '\n';
         }
     }
-    std::cout << V::name << " " << pieces << " pieces, seed " << seed << ": " << t.positions << " positions, "
-              << t.asked << " answers under a rule (" << t.no_rule << " positions with none), " << t.searched
-              << " with a win to judge, all exact by DTC except " << t.not_dtc << "; " << t.winnable
-              << " winnable; the search without DTC settled " << t.settled << ": " << t.agree << " agree, "
-              << t.disagree << " disagree" << std::endl;
-    return t.disagree == 0 && t.not_dtc == 0 ? 0 : 1;
+    std::cout << V::name << " " << (sigs.size() == 1 ? sigs[0].name() : pieces + " pieces") << ", seed " << seed << ": "
+              << t.positions << " positions, " << t.asked << " answers under a rule (" << t.no_rule
+              << " positions with none), " << t.searched << " with a win to judge, all exact by DTC except "
+              << t.not_dtc << "; " << t.winnable << " winnable; the search without DTC settled " << t.settled << ": "
+              << t.agree << " agree, " << t.disagree << " disagree; by king blocks " << t.blocks_disagree << " disagree"
+              << std::endl;
+    return t.disagree == 0 && t.not_dtc == 0 && t.blocks_disagree == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -94,7 +116,7 @@ int run(const probe::Tablebase& tb, int pieces, std::uint64_t samples, std::uint
 
 int main(int argc, char** argv) {
     if (argc < 5) {
-        std::cerr << "usage: dtc_crosscheck DIR russian|international PIECES SAMPLES [SEED]\n";
+        std::cerr << "usage: dtc_crosscheck DIR russian|international PIECES|SIGNATURE SAMPLES [SEED]\n";
         return 2;
     }
     const std::string variant = argv[2];
@@ -102,7 +124,7 @@ int main(int argc, char** argv) {
         std::cerr << "unknown variant " << variant << '\n';
         return 2;
     }
-    const int pieces = std::stoi(argv[3]);
+    const std::string pieces = argv[3];
     const std::uint64_t samples = std::stoull(argv[4]);
     const std::uint64_t seed = argc > 5 ? std::stoull(argv[5]) : 1;
     auto tb = dtb::probe::Tablebase::open({argv[1]}, std::size_t{1} << 30);
