@@ -121,7 +121,8 @@ struct ExitValue {
 
 // For every position p of `block`, the last layer (0..cap) at which its side
 // to move still gets the value role(p) says it has with the counts fresh:
-// +1 a win, -1 a loss (0: drawn whatever the layer, not solved); -1 where
+// +1 a win, -1 a loss (0: drawn whatever the layer, not solved; a position
+// without moves must be -1, a loss, as T has it); -1 where
 // at no layer. A layer is the plies the count has run at p; at layer b a
 // plain king move leads to layer b + 1, so the count ends the game after
 // layer `cap`. exit(p, m), for every other move m of p (it leaves the
