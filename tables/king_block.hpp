@@ -120,24 +120,23 @@ struct ExitValue {
 };
 
 // For every position p of `block`, the last layer (0..cap) at which its side
-// to move still gets the value role(p) says it has with the counts fresh:
-// +1 a win, -1 a loss (0: drawn whatever the layer, not solved; a position
-// without moves must be -1, a loss, as T has it); -1 where
-// at no layer. A layer is the plies the count has run at p; at layer b a
-// plain king move leads to layer b + 1, so the count ends the game after
-// layer `cap`. exit(p, m), for every other move m of p (it leaves the
-// block), gives the value m gets p's side (an ExitValue): the winner's
-// move must win, the loser's lose, up to the layer it says. A position without moves
-// is lost, at every layer. The winner needs one move that holds at its
-// layer, the loser finds every move losing: the last layer is the best
-// (for the loser, the worst) of its moves', a king move's one less than
-// the layer its successor holds to.
+// to move still gets the value role(p, moves) says it has with the counts
+// fresh, given p's legal moves (never none): +1 a win, -1 a loss (0: drawn
+// whatever the layer, not solved); -1 where at no layer. A layer is the
+// plies the count has run at p; at layer b a plain king move leads to
+// layer b + 1, so the count ends the game after layer `cap`. exit(p, m),
+// for every other move m of p (it leaves the block), gives the value m
+// gets p's side (an ExitValue): the winner's move must win, the loser's
+// lose, up to the layer it says. A position without moves is lost, at
+// every layer. The winner needs one move that holds at its layer, the
+// loser finds every move losing: the last layer is the best (for the
+// loser, the worst) of its moves', a king move's one less than the layer
+// its successor holds to. A position whose side to move must capture
+// holds at every layer: every capture converts, so the captures' value is
+// its value whatever the count.
 template <class V, class Role, class Exit>
 std::vector<std::int8_t> solve_king_layers(const KingBlock<V>& block, int cap, Role&& role, Exit&& exit) {
     const std::size_t n = block.size();
-    std::vector<std::int8_t> roles(n);
-    block.for_each([&](std::size_t i, const Position<V>& p) { roles[i] = std::int8_t(role(p)); });
-
     std::vector<std::int8_t> last(n, -1);  // the answer, once settled
     // A winner's best layer so far; a loser's worst over its exits.
     std::vector<std::int8_t> bound(n, -1);
@@ -151,8 +150,11 @@ std::vector<std::int8_t> solve_king_layers(const KingBlock<V>& block, int cap, R
         layers[std::size_t(layer)].push_back(std::uint32_t(i));
     };
 
+    // Every position's value with the counts fresh; those without moves and
+    // those that must capture are settled by it.
+    std::vector<std::int8_t> roles(n);
+    std::vector<bool> quiet(n, false);
     block.for_each([&](std::size_t i, const Position<V>& p) {
-        if (roles[i] == 0) return;
         MoveList moves;
         MoveGenerator<V>::generate(p, moves);
         if (moves.size() == 0) {
@@ -160,13 +162,19 @@ std::vector<std::int8_t> solve_king_layers(const KingBlock<V>& block, int cap, R
             queue(i, cap + 1);
             return;
         }
-        const bool winner = roles[i] > 0;
-        // A capture is compulsory, and every capture converts: the value
-        // with the counts fresh is the captures' at every layer.
-        if (moves[0].is_capture()) {
+        roles[i] = std::int8_t(role(p, moves));
+        if (!moves[0].is_capture())
+            quiet[i] = true;
+        else if (roles[i] != 0)
             queue(i, cap);
-            return;
-        }
+    });
+
+    // The others: their exits, and their king moves to be counted.
+    block.for_each([&](std::size_t i, const Position<V>& p) {
+        if (!quiet[i] || roles[i] == 0) return;
+        MoveList moves;
+        MoveGenerator<V>::generate(p, moves);
+        const bool winner = roles[i] > 0;
         int best = winner ? -1 : kEveryLayer;
         int king_moves = 0;
         for (const Move& m : moves) {

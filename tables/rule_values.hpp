@@ -668,7 +668,18 @@ private:
         std::vector<std::int8_t> solve_block(const KingBlock<V>& block, int lead) {
             const int cap = std::min(counts.king_move_limit - 1, counts.conversion_limit - lead - 1);
             if (cap < 0) return std::vector<std::int8_t>(block.size(), -1);
-            const auto role = [&](const Position<V>& p) { return int(stored(p).wdl); };
+            // T's value; for a capture position, the captures' (T does the
+            // same), found at the first that wins.
+            const auto role = [&](const Position<V>& p, const MoveList& moves) {
+                if (!moves[0].is_capture()) return int(stored(p).wdl);
+                int best = -1;
+                for (const Move& m : moves) {
+                    const Position<V> after = p.after(m);
+                    best = std::max(best, game_over(after) ? 1 : -judge.entering_wdl(after, std::nullopt));
+                    if (best == 1) break;
+                }
+                return best;
+            };
             const auto exit = [&](const Position<V>& p, const Move& m) {
                 const Position<V> after = p.after(m);
                 if (game_over(after)) return ExitValue{1};

@@ -54,7 +54,7 @@ std::uint64_t hash_of(const Position<V>& p) {
 }
 
 // Made-up values: the side to move wins, loses or draws by the position's
-// hash (loses where it has no move, as solve_king_layers asks), and a move
+// hash (loses where it has no move, as solve_king_layers has it), and a move
 // leaving the block gets its side a value up to a layer by the hash of the
 // two.
 template <class V>
@@ -116,7 +116,7 @@ void layers_are_the_recursion(const char* fen, int cap) {
     const KingBlock<V> block(parse_fen<V>(fen));
     const std::vector<std::int8_t> want = by_layers(block, cap);
     const std::vector<std::int8_t> got = solve_king_layers(
-        block, cap, [](const Position<V>& p) { return role_of(p); },
+        block, cap, [](const Position<V>& p, const MoveList&) { return role_of(p); },
         [&](const Position<V>& p, const Move& m) { return exit_of(p, m, cap); });
     ASSERT_EQ(got.size(), want.size());
     std::size_t held = 0, partly = 0;
@@ -134,9 +134,7 @@ TEST(KingBlock, RussianLayersAreTheRecursion) {
     layers_are_the_recursion<Russian>("W:WKd8,Kb6,c3,e3:BKh8", 9);
     layers_are_the_recursion<Russian>("W:WKd8,Kf8,a1:BKh8,f6", 29);
 }
-TEST(KingBlock, InternationalLayersAreTheRecursion) {
-    layers_are_the_recursion<International>("W:WK6,35:BK49,K50", 6);
-}
+TEST(KingBlock, InternationalLayersAreTheRecursion) { layers_are_the_recursion<International>("W:WK6,35:BK49,K50", 6); }
 
 }  // namespace
 }  // namespace dtb
