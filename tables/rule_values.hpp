@@ -640,8 +640,9 @@ private:
         // The value at `pos` in state `s` from its king block solved whole,
         // where the search under a running king-move count may take that
         // way (not where a lone-king count runs: its values are W's) and
-        // judge's BlockSolving chooses it; nullopt to search on.
-        std::optional<int> from_block(const Position<V>& pos, const SearchState& s) {
+        // judge's BlockSolving chooses it (and `may_solve`, where a block
+        // not solved yet is not to be); nullopt to search on.
+        std::optional<int> from_block(const Position<V>& pos, const SearchState& s, bool may_solve = true) {
             if (judge.block_solving_ == BlockSolving::Never || stronger || s.left < kNoLimit ||
                 !counts.to_conversion() || counts.king_move_limit >= kNoLimit || s.b == 0)
                 return std::nullopt;
@@ -650,6 +651,7 @@ private:
                                s.a - s.b};
             auto it = blocks.find(key);
             if (it == blocks.end()) {
+                if (!may_solve) return std::nullopt;
                 KingBlock<V> block(pos);
                 if (judge.block_solving_ == BlockSolving::Auto && memo.size() < block.size() / 16) return std::nullopt;
                 std::vector<std::int8_t> last = solve_block(block, key.lead);
@@ -737,8 +739,9 @@ private:
         // `pos` in state `s` with a conversion within `d` plies: one of its
         // moves, or every move of the other side, leads there (a converting
         // move that wins, or d - 1 plies more from the position after it).
-        bool within(const Position<V>& pos, SearchState s, bool winner_to_move, int d) {
+        bool within(const Position<V>& pos, const SearchState& real, bool winner_to_move, int d) {
             if (d <= 0) return false;
+            SearchState s = real;
             // A count that cannot end the game within d plies is as good as
             // fresh (the search keys fewer states): the conversion and the
             // king-move count only grow by a ply a ply, and at a man move
@@ -749,6 +752,10 @@ private:
             if (t.wdl == 0 || (t.wdl > 0) != winner_to_move || t.plies > d) return false;
             if (stored_is_exact(t, s)) return true;
             if (const std::optional<int> most = lone_bound(pos, s, winner_to_move); most && *most <= d) return true;
+            // A block already solved for the counts as they are says whether
+            // the winner wins at all: if not, not within d plies either.
+            if (const std::optional<int> v = from_block(pos, real, false); v && *v != (winner_to_move ? 1 : -1))
+                return false;
             Bounds& known = bounds[Key{pos, s}];
             if (known.most <= d) return true;
             if (known.least > d) return false;
@@ -786,9 +793,12 @@ private:
                     if (c.least_plies == 0) {
                         won = move_value(pos, s, c.move) == (winner_to_move ? 1 : -1);
                     } else {
+                        // The counts as they are after the move: the same
+                        // as fresh wherever s has them fresh, and they name
+                        // the move's block.
                         const SearchState next = next_state(pos, s, c.move);
                         won = next.left > 0 && !count_over(counts, next) &&
-                              within(pos.after(c.move), next, !winner_to_move, d - 1);
+                              within(pos.after(c.move), next_state(pos, real, c.move), !winner_to_move, d - 1);
                     }
                     if (won == winner_to_move) {
                         result = won;
