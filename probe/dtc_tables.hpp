@@ -66,6 +66,9 @@ public:
         return guarded([&] { return RuleJudge<V, DtcTables>(*this).moves_under_counts(pos, c); });
     }
 
+    // The store's king blocks solved by earlier questions (RuleJudge).
+    SolvedKingBlocks& kept_blocks() const { return tb_.kept_king_blocks(); }
+
     // The store: the entry of a normalized position. Throws Unavailable.
     RuleEntry entry(const Position<V>& n, bool stronger_to_move) const {
         // Not stored (docs/FORMAT.md): from the captures, every one a conversion.

@@ -25,6 +25,7 @@
 #include "compress/table_file.hpp"
 #include "probe/status.hpp"
 #include "rules/variant.hpp"
+#include "tables/king_block.hpp"
 #include "tables/material_signature.hpp"
 #include "tables/position_index.hpp"
 #include "tables/table_names.hpp"
@@ -105,6 +106,9 @@ public:
 
     const std::vector<std::filesystem::path>& dirs() const { return dirs_; }
     compress::BlockCache& cache() const { return *cache_; }
+    // King blocks solved under a running king-move count, kept for the next
+    // question (tables/rule_values.hpp): at most 128 MiB.
+    SolvedKingBlocks& kept_king_blocks() const { return kept_king_blocks_; }
 
 private:
     // One file found in a directory, opened at most once.
@@ -125,6 +129,7 @@ private:
 
     std::vector<std::filesystem::path> dirs_;
     std::shared_ptr<compress::BlockCache> cache_;
+    mutable SolvedKingBlocks kept_king_blocks_{std::size_t{128} << 20};
     Slot* find_slot(std::uint32_t key) const;
 
     std::unordered_map<std::uint32_t, std::unique_ptr<Slot>> slots_;  // immutable after open()

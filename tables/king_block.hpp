@@ -15,6 +15,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "rules/movegen.hpp"
@@ -228,5 +231,54 @@ std::vector<std::int8_t> solve_king_layers(const KingBlock<V>& block, int cap, R
     }
     return last;
 }
+
+// Solved king blocks kept between questions to one set of tables: the
+// plies of a game, the moves of one position, the line of a probe each ask
+// anew, and a block is the same answer every time. By the block's variant,
+// men, king counts and the lead of the conversion count over the king-move
+// count (the limits follow from the material), the last layers
+// solve_king_layers gave; the least recently used go past `capacity_bytes`.
+// Safe to share between threads.
+class SolvedKingBlocks {
+public:
+    struct Key {
+        int variant = 0;
+        Bitboard men[2] = {0, 0};
+        int kings[2] = {0, 0};
+        int lead = 0;
+        friend bool operator==(const Key&, const Key&) = default;
+    };
+    using Layers = std::shared_ptr<const std::vector<std::int8_t>>;
+
+    explicit SolvedKingBlocks(std::size_t capacity_bytes) : capacity_(capacity_bytes) {}
+
+    Layers find(const Key& key) const {
+        const std::lock_guard lock(mutex_);
+        for (auto it = kept_.begin(); it != kept_.end(); ++it)
+            if (it->first == key) {
+                kept_.splice(kept_.begin(), kept_, it);  // most recently used first
+                return it->second;
+            }
+        return nullptr;
+    }
+
+    void keep(const Key& key, Layers layers) {
+        const std::lock_guard lock(mutex_);
+        for (const auto& [k, l] : kept_)
+            if (k == key) return;
+        bytes_ += layers->size();
+        kept_.emplace_front(key, std::move(layers));
+        while (bytes_ > capacity_ && kept_.size() > 1) {
+            bytes_ -= kept_.back().second->size();
+            kept_.pop_back();
+        }
+    }
+
+private:
+    std::size_t capacity_;
+    mutable std::mutex mutex_;
+    mutable std::list<std::pair<Key, Layers>> kept_;  // a few blocks: a list is enough
+    std::size_t bytes_ = 0;
+};
 
 }  // namespace dtb

@@ -229,6 +229,15 @@ public:
     enum class BlockSolving { Auto, Always, Never };
     void set_block_solving(BlockSolving mode) { block_solving_ = mode; }
 
+    // Where the store keeps solved king blocks between questions (a probe's
+    // tables: Store::kept_blocks()); else each question solves its own.
+    SolvedKingBlocks* kept_blocks() const {
+        if constexpr (requires { store_.kept_blocks(); })
+            return &store_.kept_blocks();
+        else
+            return nullptr;
+    }
+
     // With every count fresh at `pos` (not over, side to move has a piece):
     // the rule-aware value for the side to move.
     int fresh_wdl(const Position<V>& pos) const { return entering_wdl(pos, std::nullopt); }
@@ -633,7 +642,7 @@ private:
         };
         struct SolvedBlock {
             KingBlock<V> block;
-            std::vector<std::int8_t> last;  // layers the stored value holds to (solve_king_layers)
+            SolvedKingBlocks::Layers last;  // layers the stored value holds to (solve_king_layers)
         };
         std::unordered_map<BlockKey, SolvedBlock, BlockKeyHash> blocks;
 
@@ -652,13 +661,24 @@ private:
             auto it = blocks.find(key);
             if (it == blocks.end()) {
                 if (!may_solve) return std::nullopt;
-                KingBlock<V> block(pos);
-                if (judge.block_solving_ == BlockSolving::Auto && memo.size() < block.size() / 16) return std::nullopt;
-                std::vector<std::int8_t> last = solve_block(block, key.lead);
+                const KingBlock<V> block(pos);
+                // Solved by an earlier question to the same tables, else here.
+                SolvedKingBlocks* kept = judge.kept_blocks();
+                const SolvedKingBlocks::Key kept_key{int(V::id),
+                                                     {key.men[White], key.men[Black]},
+                                                     {int(key.kings[White]), int(key.kings[Black])},
+                                                     key.lead};
+                SolvedKingBlocks::Layers last = kept ? kept->find(kept_key) : nullptr;
+                if (!last) {
+                    if (judge.block_solving_ == BlockSolving::Auto && memo.size() < block.size() / 16)
+                        return std::nullopt;
+                    last = std::make_shared<const std::vector<std::int8_t>>(solve_block(block, key.lead));
+                    if (kept) kept->keep(kept_key, last);
+                }
                 it = blocks.emplace(key, SolvedBlock{block, std::move(last)}).first;
             }
             const Timed t = stored(pos);
-            return s.b <= it->second.last[it->second.block.index(pos)] ? t.wdl : 0;
+            return s.b <= (*it->second.last)[it->second.block.index(pos)] ? t.wdl : 0;
         }
 
         // The layers of a block where the conversion count leads the
