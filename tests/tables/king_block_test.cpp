@@ -1,11 +1,15 @@
 // King blocks (tables/king_block.hpp): the index against the enumeration
-// and its inverse, and solve_king_layers against the layered recursion it
-// replaces, worked out layer by layer from the last, on made-up values.
+// and its inverse, solve_king_layers against the layered recursion it
+// replaces, worked out layer by layer from the last, on made-up values, and
+// the cache of solved blocks.
 #include "tables/king_block.hpp"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <thread>
 #include <vector>
 
 #include "rules/notation.hpp"
@@ -135,6 +139,52 @@ TEST(KingBlock, RussianLayersAreTheRecursion) {
     layers_are_the_recursion<Russian>("W:WKd8,Kf8,a1:BKh8,f6", 29);
 }
 TEST(KingBlock, InternationalLayersAreTheRecursion) { layers_are_the_recursion<International>("W:WK6,35:BK49,K50", 6); }
+
+// The blocks kept between questions: found by their whole key, the least
+// recently used going first past the capacity, the newest kept even alone
+// over it; from many threads at once, every answer the one kept.
+TEST(SolvedKingBlocks, KeepsTheMostRecentlyUsedWithinItsCapacity) {
+    SolvedKingBlocks kept(250);
+    const auto layers = [](std::size_t n, int v) {
+        return std::make_shared<const std::vector<std::int8_t>>(n, std::int8_t(v));
+    };
+    const SolvedKingBlocks::Key a{int(VariantId::Russian), {1, 2}, {1, 1}, 0};
+    SolvedKingBlocks::Key b = a, c = a, d = a;
+    b.lead = 3;
+    c.men[1] = 4;
+    d.variant = int(VariantId::International);
+    kept.keep(a, layers(100, 1));
+    kept.keep(b, layers(100, 2));
+    ASSERT_NE(kept.find(a), nullptr);  // a is now the most recently used
+    EXPECT_EQ(kept.find(d), nullptr);
+    kept.keep(c, layers(100, 3));  // 300 bytes: b, the least recently used, goes
+    EXPECT_EQ(kept.find(b), nullptr);
+    ASSERT_NE(kept.find(a), nullptr);
+    EXPECT_EQ((*kept.find(a))[0], 1);
+    EXPECT_EQ((*kept.find(c))[99], 3);
+    kept.keep(d, layers(1000, 4));  // over the capacity alone: kept, the rest go
+    EXPECT_EQ(kept.find(a), nullptr);
+    EXPECT_EQ(kept.find(c), nullptr);
+    ASSERT_NE(kept.find(d), nullptr);
+
+    SolvedKingBlocks shared(std::size_t{1} << 20);
+    std::vector<std::thread> threads;
+    std::atomic<int> wrong{0};
+    for (int t = 0; t < 8; ++t)
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 2000; ++i) {
+                SolvedKingBlocks::Key k = a;
+                k.lead = (i + t) % 16;
+                if (const auto found = shared.find(k)) {
+                    if ((*found)[0] != k.lead) ++wrong;
+                } else {
+                    shared.keep(k, layers(64, k.lead));
+                }
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    EXPECT_EQ(wrong.load(), 0);
+}
 
 }  // namespace
 }  // namespace dtb
