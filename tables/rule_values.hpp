@@ -629,14 +629,15 @@ private:
         // (constant inside a block: a king move adds a ply to both).
         struct BlockKey {
             Bitboard men[2];
-            Bitboard kings[2];  // counts
+            int kings[2];  // how many of each side
             int lead;
             friend bool operator==(const BlockKey&, const BlockKey&) = default;
         };
         struct BlockKeyHash {
             std::size_t operator()(const BlockKey& k) const {
                 const std::uint64_t h = k.men[White] * 0x9E3779B97F4A7C15ULL ^ k.men[Black] * 0xC2B2AE3D27D4EB4FULL ^
-                                        (k.kings[White] << 8 | k.kings[Black] << 16 | std::uint64_t(k.lead) << 24);
+                                        (std::uint64_t(k.kings[White]) << 8 | std::uint64_t(k.kings[Black]) << 16 |
+                                         std::uint64_t(k.lead) << 24);
                 return std::size_t(h ^ (h >> 29));
             }
         };
@@ -656,7 +657,7 @@ private:
                 !counts.to_conversion() || counts.king_move_limit >= kNoLimit || s.b == 0)
                 return std::nullopt;
             const BlockKey key{{pos.men(White), pos.men(Black)},
-                               {Bitboard(popcount(pos.kings_of(White))), Bitboard(popcount(pos.kings_of(Black)))},
+                               {popcount(pos.kings_of(White)), popcount(pos.kings_of(Black))},
                                s.a - s.b};
             auto it = blocks.find(key);
             if (it == blocks.end()) {
@@ -664,10 +665,8 @@ private:
                 const KingBlock<V> block(pos);
                 // Solved by an earlier question to the same tables, else here.
                 SolvedKingBlocks* kept = judge.kept_blocks();
-                const SolvedKingBlocks::Key kept_key{int(V::id),
-                                                     {key.men[White], key.men[Black]},
-                                                     {int(key.kings[White]), int(key.kings[Black])},
-                                                     key.lead};
+                const SolvedKingBlocks::Key kept_key{
+                    int(V::id), {key.men[White], key.men[Black]}, {key.kings[White], key.kings[Black]}, key.lead};
                 SolvedKingBlocks::Layers last = kept ? kept->find(kept_key) : nullptr;
                 if (!last) {
                     if (judge.block_solving_ == BlockSolving::Auto && memo.size() < block.size() / 16)
