@@ -144,7 +144,6 @@ std::vector<std::int8_t> solve_king_layers(const KingBlock<V>& block, int cap, R
     // A winner's best layer so far; a loser's worst over its exits.
     std::vector<std::int8_t> bound(n, -1);
     std::vector<std::uint16_t> open(n, 0);  // a loser's king moves not yet known to hold
-    std::vector<bool> settled(n, false);
     // Positions to settle by layer; a lost position without moves, below
     // which its predecessors win at every layer, at cap + 1.
     std::vector<std::vector<std::uint32_t>> layers(std::size_t(cap) + 2);
@@ -212,14 +211,13 @@ std::vector<std::int8_t> solve_king_layers(const KingBlock<V>& block, int cap, R
         const std::vector<std::uint32_t>& here = layers[std::size_t(v)];
         for (std::size_t k = 0; k < here.size(); ++k) {
             const std::size_t i = here[k];
-            if (settled[i] || bound[i] != v) continue;
-            settled[i] = true;
+            if (last[i] >= 0 || bound[i] != v) continue;  // settled already, or queued again higher
             last[i] = std::int8_t(std::min(v, cap));
             if (v == 0) continue;
             RetroGenerator<V>::for_each_predecessor(block.position(i), [&](const Position<V>& before) {
                 if (!block.contains(before)) return;  // a man moved
                 const std::size_t j = block.index(before);
-                if (settled[j] || roles[j] != -roles[i]) return;
+                if (last[j] >= 0 || roles[j] != -roles[i]) return;
                 if (roles[j] > 0) {
                     if (v - 1 > bound[j]) queue(j, v - 1);
                 } else if (--open[j] == 0) {
@@ -247,6 +245,14 @@ public:
         int kings[2] = {0, 0};
         int lead = 0;
         friend bool operator==(const Key&, const Key&) = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            const std::uint64_t h = k.men[0] * 0x9E3779B97F4A7C15ULL ^ k.men[1] * 0xC2B2AE3D27D4EB4FULL ^
+                                    (std::uint64_t(k.kings[0]) << 8 | std::uint64_t(k.kings[1]) << 16 |
+                                     std::uint64_t(std::uint32_t(k.lead)) << 24 | std::uint64_t(k.variant) << 56);
+            return std::size_t(h ^ (h >> 29));
+        }
     };
     using Layers = std::shared_ptr<const std::vector<std::int8_t>>;
 

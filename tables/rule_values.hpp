@@ -627,25 +627,11 @@ private:
         // King blocks solved by layers (solve_king_layers), by their men, king
         // counts and the conversion count's lead over the king-move count
         // (constant inside a block: a king move adds a ply to both).
-        struct BlockKey {
-            Bitboard men[2];
-            int kings[2];  // how many of each side
-            int lead;
-            friend bool operator==(const BlockKey&, const BlockKey&) = default;
-        };
-        struct BlockKeyHash {
-            std::size_t operator()(const BlockKey& k) const {
-                const std::uint64_t h = k.men[White] * 0x9E3779B97F4A7C15ULL ^ k.men[Black] * 0xC2B2AE3D27D4EB4FULL ^
-                                        (std::uint64_t(k.kings[White]) << 8 | std::uint64_t(k.kings[Black]) << 16 |
-                                         std::uint64_t(k.lead) << 24);
-                return std::size_t(h ^ (h >> 29));
-            }
-        };
         struct SolvedBlock {
             KingBlock<V> block;
             SolvedKingBlocks::Layers last;  // layers the stored value holds to (solve_king_layers)
         };
-        std::unordered_map<BlockKey, SolvedBlock, BlockKeyHash> blocks;
+        std::unordered_map<SolvedKingBlocks::Key, SolvedBlock, SolvedKingBlocks::KeyHash> blocks;
 
         // The value at `pos` in state `s` from its king block solved whole,
         // where the search under a running king-move count may take that
@@ -656,23 +642,22 @@ private:
             if (judge.block_solving_ == BlockSolving::Never || stronger || s.left < kNoLimit ||
                 !counts.to_conversion() || counts.king_move_limit >= kNoLimit || s.b == 0)
                 return std::nullopt;
-            const BlockKey key{{pos.men(White), pos.men(Black)},
-                               {popcount(pos.kings_of(White)), popcount(pos.kings_of(Black))},
-                               s.a - s.b};
+            const SolvedKingBlocks::Key key{int(V::id),
+                                            {pos.men(White), pos.men(Black)},
+                                            {popcount(pos.kings_of(White)), popcount(pos.kings_of(Black))},
+                                            s.a - s.b};
             auto it = blocks.find(key);
             if (it == blocks.end()) {
                 if (!may_solve) return std::nullopt;
                 const KingBlock<V> block(pos);
                 // Solved by an earlier question to the same tables, else here.
                 SolvedKingBlocks* kept = judge.kept_blocks();
-                const SolvedKingBlocks::Key kept_key{
-                    int(V::id), {key.men[White], key.men[Black]}, {key.kings[White], key.kings[Black]}, key.lead};
-                SolvedKingBlocks::Layers last = kept ? kept->find(kept_key) : nullptr;
+                SolvedKingBlocks::Layers last = kept ? kept->find(key) : nullptr;
                 if (!last) {
                     if (judge.block_solving_ == BlockSolving::Auto && memo.size() < block.size() / 16)
                         return std::nullopt;
                     last = std::make_shared<const std::vector<std::int8_t>>(solve_block(block, key.lead));
-                    if (kept) kept->keep(kept_key, last);
+                    if (kept) kept->keep(key, last);
                 }
                 it = blocks.emplace(key, SolvedBlock{block, std::move(last)}).first;
             }
