@@ -98,11 +98,7 @@ public:
         // Whether the files leave out `pos`, which has no capture for its
         // side to move: a position of a table that stores none, or a threat
         // position of a table that does not store them.
-        bool left_out(const Position<V>& pos) const {
-            // The flags first: format 2 tables, the default, then cost no capture test.
-            const Entry& e = tables_.find(signature_of(pos));
-            return e.side_left_out || (e.threats_left_out && is_unstored_threat(pos));
-        }
+        bool left_out(const Position<V>& pos) const { return left_out(tables_.find(signature_of(pos)), pos); }
 
         // The value stored for `normal` (White to move, no capture, stored).
         int stored_value(const Position<V>& normal) {
@@ -128,8 +124,14 @@ public:
         int value(const Position<V>& pos, int alpha, int beta) {
             if (!pos.pieces[pos.side_to_move]) return 0;
             const Position<V> normal = normalize(pos);
-            if (MoveGenerator<V>::has_capture(pos) || left_out(normal)) return searched_value(normal, alpha, beta);
-            return stored_value(normal);
+            const Entry& e = tables_.find(signature_of(normal));
+            if (MoveGenerator<V>::has_capture(pos) || left_out(e, normal)) return searched_value(normal, alpha, beta);
+            return stored_value(e, e.index.rank(normal));
+        }
+
+        static bool left_out(const Entry& e, const Position<V>& pos) {
+            // The flags first: format 2 tables, the default, then cost no capture test.
+            return e.side_left_out || (e.threats_left_out && is_unstored_threat(pos));
         }
 
         // Searching the captures of a flying king costs far more than

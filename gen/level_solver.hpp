@@ -223,7 +223,7 @@ private:
                         int king_moves = 0;
                         const bool capture = Gen::has_capture(pos);
                         if (capture) {
-                            Gen::generate(pos, exits);
+                            Gen::generate_captures(pos, exits);
                             capture_bits |= bit(int(i % 64));
                         } else {
                             Gen::generate_man_moves(pos, exits);

@@ -42,6 +42,16 @@ public:
             generate_for<Black>(pos, moves, duplicates, nullptr);
     }
 
+    // Every capture of the side to move, for a caller that has seen
+    // has_capture(pos) hold (generate() would test it again).
+    static void generate_captures(const Pos& pos, MoveList& moves) {
+        moves.clear();
+        if (pos.side_to_move == White)
+            generate_captures<White>(pos, moves, Duplicates::Drop, nullptr);
+        else
+            generate_captures<Black>(pos, moves, Duplicates::Drop, nullptr);
+    }
+
     // Every capture route (duplicates kept) with its landing squares; empty
     // when the side to move has no capture.
     static std::vector<CaptureRoute> capture_routes(const Pos& pos) {
