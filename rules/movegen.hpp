@@ -416,7 +416,12 @@ private:
             // the landing square. Landing squares in order from the target.
             constexpr unsigned turns = (1u << turn_left(D)) | (1u << turn_right(D));
             bool goes_on = false;
-            for (Bitboard rest = landing; rest;) {
+            // Most captures end here: one test over all the landing squares
+            // at once tells whether any of them can turn and capture again.
+            const Bitboard targets = enemy & ~taken;
+            const bool may_turn =
+                can_jump<turn_left(D)>(landing, targets, empty) || can_jump<turn_right(D)>(landing, targets, empty);
+            for (Bitboard rest = may_turn ? landing : 0; rest;) {
                 const int l = Board::nearest(rest, D);
                 rest ^= bit(l);
                 goes_on |= king_captures(l, taken, turns);
@@ -434,6 +439,15 @@ private:
             return true;
         }
     };
+
+    // Whether a king on any of `from` could capture one of `targets` in
+    // direction D: over empty squares to a target with an empty square
+    // behind it.
+    template <Direction D>
+    static bool can_jump(Bitboard from, Bitboard targets, Bitboard empty) {
+        const Bitboard reach = Board::template slide_fill<D>(from, empty);
+        return (Board::template shift<D>(Board::template shift<D>(reach) & targets) & empty) != 0;
+    }
 
     static constexpr unsigned all_directions = 0xF;
     static constexpr Direction turn_left(Direction d) { return Direction(d ^ 1); }
