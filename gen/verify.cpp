@@ -353,6 +353,7 @@ private:
         const Side& next = here.sides[std::size_t(other(s))];
         const Side* next_above = above ? &above->sides[std::size_t(other(s))] : nullptr;
         using Board = typename V::Board;
+        const std::uint64_t white_ways = next.index->white_king_ways();
         in_parallel(side, readers, [&](std::uint64_t first, std::uint64_t last, auto& cursor, auto& reader) {
             MoveList moves;
             // A king move keeps the men: the successors of one placement
@@ -372,12 +373,12 @@ private:
                 }
                 ChildValues values;
                 const Bitboard empty = seen.empty(), movers = seen.kings_of(Black), to_move = seen.kings_of(White);
-                for (int king : bits_of{movers})
+                for (int king : bits_of{movers}) {
+                    const KingMoveRanks ranks(men, movers ^ bit(king), to_move);
                     for (Direction d : kAllDirections)
-                        for (Bitboard to = Board::shift(bit(king), d); to & empty; to = Board::shift(to, d)) {
-                            const Bitboard moved = movers ^ bit(king) ^ to;
-                            values.add(decode_value(next.values[next.index->rank(men, to_move, moved) - offset]));
-                        }
+                        for (Bitboard to = Board::shift(bit(king), d); to & empty; to = Board::shift(to, d))
+                            values.add(decode_value(next.values[ranks.rank(to, white_ways) - offset]));
+                }
                 MoveGenerator<V>::generate_man_moves(pos, moves);
                 for (const Move& m : moves) {
                     const Position<V> after = pos.after(m);
@@ -393,6 +394,57 @@ private:
             }
         });
     }
+
+    // The indexes of the positions one move of a king leads to, with the
+    // men of `men` (a frame of the successors' side), the mover's other
+    // kings `others` (its Black kings there) and the other side's kings
+    // `to_move` (White's) fixed: only the square the king moves to
+    // varies. PositionIndex::rank would rank both sets of kings again for
+    // each move; here the sums that do not depend on that square are
+    // found once, and each move costs three popcounts and two look-ups.
+    //
+    // Black kings: inserting square x (its place among the free squares)
+    // into the others, of which t lie below it, keeps the colex terms of
+    // those t and shifts the rest up by one: A[t] + C(x, t + 1) + B[t].
+    // White kings: ranked among the free squares without the mover's
+    // kings; the moved-to square drops the place of each white king above
+    // it by one. With j white kings below it, the sum is W[j].
+    struct KingMoveRanks {
+        static constexpr int kMost = 16;  // kings of a side
+
+        KingMoveRanks(const typename PositionIndex<V>::MenFrame& men, Bitboard others, Bitboard to_move)
+            : base(men.base), free(men.free), others(others), to_move(to_move) {
+            std::uint64_t places[kMost];
+            int m = 0;
+            for (int sq : bits_of{others}) places[m++] = std::uint64_t(popcount(free & (bit(sq) - 1)));
+            for (int t = 0; t <= m; ++t) {
+                std::uint64_t sum = 0;
+                for (int i = 0; i < m; ++i) sum += kBinomials.c[places[i]][i < t ? i + 1 : i + 2];
+                black[t] = sum;
+            }
+            const Bitboard around = free & ~others;
+            int n = 0;
+            for (int sq : bits_of{to_move}) places[n++] = std::uint64_t(popcount(around & (bit(sq) - 1)));
+            for (int j = 0; j <= n; ++j) {
+                std::uint64_t sum = 0;
+                // (A white king on the lowest free square is never above
+                // the moved-to square: that W[j] is not used.)
+                for (int i = 0; i < n; ++i)
+                    sum += kBinomials.c[i < j || places[i] == 0 ? places[i] : places[i] - 1][i + 1];
+                white[j] = sum;
+            }
+        }
+
+        std::uint64_t rank(Bitboard to, std::uint64_t white_ways) const {
+            const Bitboard below = to - 1;
+            const int x = popcount(free & below), t = popcount(others & below), j = popcount(to_move & below);
+            return (base + black[t] + kBinomials.c[x][t + 1]) * white_ways + white[j];
+        }
+
+        std::uint64_t base;
+        Bitboard free, others, to_move;
+        std::uint64_t black[kMost + 1], white[kMost + 1];
+    };
 
     std::vector<PositionIndex<V>> indexes_;
     std::vector<SideLevels<V>> levels_;

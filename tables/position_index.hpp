@@ -122,6 +122,9 @@ public:
     // in their kings share a men rank (a king move keeps the men).
     std::uint64_t men_count() const { return men_count_; }
     std::uint64_t king_ways() const { return black_king_ways_ * white_king_ways_; }
+    // The placements of the white kings (the side to move's) around each
+    // placement of the men and black kings: the last part of an index.
+    std::uint64_t white_king_ways() const { return white_king_ways_; }
     std::uint64_t men_rank(const Position<V>& pos) const { return men_rank(men_frame(pos)); }
 
     // Everything of an index but the white kings: index = base +
