@@ -319,16 +319,11 @@ private:
         const Bitboard kings = after.kings_of(White);
         if (!kings) return;
         const auto frame = table.index->king_frame(men, after.kings_of(Black));
-        const Bitboard placed = extract_bits(kings, frame.squares);
         for (int k : bits_of{kings}) {
-            const Bitboard without = placed ^ extract_bits(bit(k), frame.squares);
-            for (Direction d : kAllDirections) {
-                for (Bitboard from = Board::shift(bit(k), d); from & empty; from = Board::shift(from, d)) {
-                    const std::uint64_t q =
-                        frame.base + colex_rank(without | extract_bits(from, frame.squares)) - offset;
-                    f(q);
-                }
-            }
+            const ColexWithOne others(kings ^ bit(k), frame.squares);
+            for (Direction d : kAllDirections)
+                for (Bitboard from = Board::shift(bit(k), d); from & empty; from = Board::shift(from, d))
+                    f(frame.base + others.rank(from) - offset);
         }
     }
 

@@ -400,50 +400,39 @@ private:
     // kings `others` (its Black kings there) and the other side's kings
     // `to_move` (White's) fixed: only the square the king moves to
     // varies. PositionIndex::rank would rank both sets of kings again for
-    // each move; here the sums that do not depend on that square are
-    // found once, and each move costs three popcounts and two look-ups.
-    //
-    // Black kings: inserting square x (its place among the free squares)
-    // into the others, of which t lie below it, keeps the colex terms of
-    // those t and shifts the rest up by one: A[t] + C(x, t + 1) + B[t].
-    // White kings: ranked among the free squares without the mover's
-    // kings; the moved-to square drops the place of each white king above
-    // it by one. With j white kings below it, the sum is W[j].
+    // each move; here what does not depend on that square is found once.
+    // The Black kings' part is the others with one square added
+    // (ColexWithOne). The White kings are ranked among the free squares
+    // without the Black kings: the moved-to square drops the place of each
+    // White king above it by one, so with j of them below it the sum is
+    // white[j].
     struct KingMoveRanks {
-        static constexpr int kMost = 16;  // kings of a side
-
         KingMoveRanks(const typename PositionIndex<V>::MenFrame& men, Bitboard others, Bitboard to_move)
-            : base(men.base), free(men.free), others(others), to_move(to_move) {
+            : base(men.base), to_move(to_move), black(others, men.free) {
+            constexpr int kMost = ColexWithOne::kMostSquares;
             std::uint64_t places[kMost];
-            int m = 0;
-            for (int sq : bits_of{others}) places[m++] = std::uint64_t(popcount(free & (bit(sq) - 1)));
-            for (int t = 0; t <= m; ++t) {
-                std::uint64_t sum = 0;
-                for (int i = 0; i < m; ++i) sum += kBinomials.c[places[i]][i < t ? i + 1 : i + 2];
-                black[t] = sum;
-            }
-            const Bitboard around = free & ~others;
+            const Bitboard around = men.free & ~others;
             int n = 0;
-            for (int sq : bits_of{to_move}) places[n++] = std::uint64_t(popcount(around & (bit(sq) - 1)));
+            for (Bitboard rest = to_move; rest && n < kMost; ++n)
+                places[n] = std::uint64_t(popcount(around & (bit(pop_lowest(rest)) - 1)));
             for (int j = 0; j <= n; ++j) {
                 std::uint64_t sum = 0;
-                // (A white king on the lowest free square is never above
-                // the moved-to square: that W[j] is not used.)
+                // (A White king on the lowest free square is never above
+                // the moved-to square: that white[j] is not used.)
                 for (int i = 0; i < n; ++i)
                     sum += kBinomials.c[i < j || places[i] == 0 ? places[i] : places[i] - 1][i + 1];
-                white[j] = sum;
+                white[std::size_t(j)] = sum;
             }
         }
 
         std::uint64_t rank(Bitboard to, std::uint64_t white_ways) const {
-            const Bitboard below = to - 1;
-            const int x = popcount(free & below), t = popcount(others & below), j = popcount(to_move & below);
-            return (base + black[t] + kBinomials.c[x][t + 1]) * white_ways + white[j];
+            return (base + black.rank(to)) * white_ways + white[std::size_t(popcount(to_move & (to - 1)))];
         }
 
         std::uint64_t base;
-        Bitboard free, others, to_move;
-        std::uint64_t black[kMost + 1], white[kMost + 1];
+        Bitboard to_move;
+        ColexWithOne black;
+        std::array<std::uint64_t, ColexWithOne::kMostSquares + 1> white;
     };
 
     std::vector<PositionIndex<V>> indexes_;

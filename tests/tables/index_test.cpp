@@ -114,5 +114,36 @@ TEST(Retro, PredecessorsLeadBack) {
     check_retro<International>("W:W31,K46:B10,K5,25");
 }
 
+// ColexWithOne against the plain rank of the set with the square added, for
+// every square the set leaves among random sets of squares on both boards.
+TEST(ColexWithOne, AgreesWithThePlainRank) {
+    std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+    const auto next = [&] {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    };
+    int compared = 0;
+    for (const int board_squares : {32, 50}) {
+        const Bitboard all = (Bitboard{1} << board_squares) - 1;
+        for (int trial = 0; trial < 2000; ++trial) {
+            // Squares: the board less a few (men); the set: up to 5 of them.
+            const Bitboard squares = all & ~(next() & next() & next());
+            Bitboard set = 0;
+            const int size = int(next() % 6);
+            for (int i = 0; i < size; ++i)
+                set |= deposit_bits(bit(int(next() % std::uint64_t(popcount(squares)))), squares);
+            const ColexWithOne ranks(set, squares);
+            for (const int sq : bits_of{squares & ~set}) {
+                ASSERT_EQ(ranks.rank(bit(sq)), colex_rank(extract_bits(set | bit(sq), squares)))
+                    << "set " << set << " square " << sq;
+                ++compared;
+            }
+        }
+    }
+    EXPECT_GT(compared, 50000);
+}
+
 }  // namespace
 }  // namespace dtb
