@@ -310,7 +310,7 @@ private:
     // capture are resolved from the start, so the solver skips them anyway.
     //
     // `men` and `offset` are `table`'s men frame of `after` and the offset
-    // of its men rank (MenOfAfter): the same for every position of a men
+    // of its men rank: the same for every position of a men
     // placement, so the caller finds them once a placement.
     template <class F>
     static void for_each_predecessor(const Position<V>& after, const Side& table,
