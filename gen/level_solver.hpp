@@ -20,9 +20,9 @@
 //   n odd (wins at n): every position marked "win at n" is resolved. Each
 //     predecessor whose king moves now all reach wins, and whose exits lose
 //     no later than n+1, is lost at n+1.
-// Each phase reads only what earlier phases wrote, or writes one value with
-// several threads racing to write the same thing: the result is identical
-// for any number of threads.
+// Each phase reads only what earlier phases wrote, and no two threads write
+// one position (the retro walk shares out men placements, see propagate):
+// the result is identical for any number of threads.
 //
 // Positions are handled in the other side's coordinates where that saves
 // work: the predecessors of p are the positions one move of White before
@@ -170,10 +170,6 @@ private:
     int side_count() const { return int(sides_.size()); }
     int other(int s) const { return side_count() == 1 ? 0 : 1 - s; }
 
-    static int moves_left(const Side& side, std::uint64_t i) {
-        return std::atomic_ref<const std::uint8_t>(side.king_moves_left[i]).load(std::memory_order_relaxed);
-    }
-
     // The value of a move's result: a man move that does not crown stays in
     // the pair, one level up; everything else is in a child table.
     int exit_value(const Position<V>& pos, int s, const Move& m, bool capture,
@@ -275,7 +271,7 @@ private:
                 const std::uint64_t at_n = match_mask(&side.values[w * 64], count, T(n));
                 std::uint64_t resolved = side.resolved.word(w);
                 for (int j : bits_of{n > 0 ? at_n & ~resolved : 0})
-                    if (moves_left(side, w * 64 + std::uint64_t(j)) == 0) resolved |= bit(j);
+                    if (side.king_moves_left[w * 64 + std::uint64_t(j)] == 0) resolved |= bit(j);
                 // Only this thread writes this word now; others may read it.
                 std::atomic_ref<std::uint64_t>(side.resolved.word(w)).store(resolved, std::memory_order_relaxed);
                 side.selected.word(w) = at_n & resolved;
