@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <ranges>
 #include <set>
 
@@ -20,7 +21,6 @@
 #include "tables/values.hpp"
 
 namespace dtb {
-
 namespace {
 
 std::string value_text(int v) {
@@ -257,7 +257,9 @@ public:
     using Codec = ValueCodec<std::uint16_t>;
 
     // `sides`: the signature and its mirror (one for a symmetric one).
-    explicit PairLevelsCheck(const std::vector<MaterialSignature>& sides) {
+    // `proving_all`: prove draws and wins on every level, not only where
+    // that reads less (check).
+    PairLevelsCheck(const std::vector<MaterialSignature>& sides, bool proving_all) : proving_all_(proving_all) {
         for (const MaterialSignature& s : sides) indexes_.emplace_back(s);
         for (const auto& index : indexes_) levels_.emplace_back(index);
         for (const auto& l : levels_) level_count_ = std::max(level_count_, l.levels());
@@ -347,6 +349,20 @@ private:
     }
 
     // Each stored value of side s in `here` against its successors.
+    //
+    // Reading every king move of every position was most of the check's
+    // time, though a draw or a win needs only part of them: what is stored
+    // is right when
+    //   a win in d:  no successor is lost sooner than in d - 1 plies, and
+    //                one is lost in exactly d - 1;
+    //   a draw:      no successor is lost, and one is drawn;
+    //   a loss:      (every successor read, as before).
+    // The first half of each is checked backwards, from every lost position
+    // of the other side to the positions whose king moves reach it
+    // (flag_unproven_by_losses); the second half stops at the first
+    // successor that shows it. Man moves, crownings and any position so
+    // flagged or without its witness are read in full, so a wrong value is
+    // still reported with the value its successors give.
     void check(int s, const Level& here, const Level* above, Mismatches& wrong,
                std::vector<std::unique_ptr<typename ChildTables<V>::Reader>>& readers) const {
         const Side& side = here.sides[std::size_t(s)];
@@ -354,6 +370,8 @@ private:
         const Side* next_above = above ? &above->sides[std::size_t(other(s))] : nullptr;
         using Board = typename V::Board;
         const std::uint64_t white_ways = next.index->white_king_ways();
+        const bool prove = proving_all_ || proof_pays(side, next);
+        const Bitmap read_in_full = prove ? flag_unproven_by_losses(side, next, readers) : Bitmap();
         in_parallel(side, readers, [&](std::uint64_t first, std::uint64_t last, auto& cursor, auto& reader) {
             MoveList moves;
             // A king move keeps the men: the successors of one placement
@@ -371,28 +389,111 @@ private:
                     men = next.index->men_frame(seen);
                     offset = next.offset(next.index->men_rank(men));
                 }
-                ChildValues values;
-                const Bitboard empty = seen.empty(), movers = seen.kings_of(Black), to_move = seen.kings_of(White);
-                for (int king : bits_of{movers}) {
-                    const KingMoveRanks ranks(men, movers ^ bit(king), to_move);
-                    for (Direction d : kAllDirections)
-                        for (Bitboard to = Board::shift(bit(king), d); to & empty; to = Board::shift(to, d))
-                            values.add(decode_value(next.values[ranks.rank(to, white_ways) - offset]));
-                }
+                // Calls f(value) for each king move's result until f
+                // returns true; returns whether it did.
+                const auto any_king_move = [&](auto&& f) {
+                    const Bitboard empty = seen.empty(), movers = seen.kings_of(Black);
+                    const Bitboard to_move = seen.kings_of(White);
+                    for (int king : bits_of{movers}) {
+                        const KingMoveRanks ranks(men, movers ^ bit(king), to_move);
+                        for (Direction d : kAllDirections)
+                            for (Bitboard to = Board::shift(bit(king), d); to & empty; to = Board::shift(to, d))
+                                if (f(decode_value(next.values[ranks.rank(to, white_ways) - offset]))) return true;
+                    }
+                    return false;
+                };
+                ChildValues exits;
                 MoveGenerator<V>::generate_man_moves(pos, moves);
                 for (const Move& m : moves) {
                     const Position<V> after = pos.after(m);
                     if (m.crowns) {
-                        values.add(reader.value(after));
+                        exits.add(reader.value(after));
                     } else {
                         if (!next_above) throw std::logic_error("verify: a man move out of the top level");
-                        values.add(next_above->value_of(flip(after)));
+                        exits.add(next_above->value_of(flip(after)));
                     }
                 }
-                const int stored = decode_value(side.values[l]), expected = values.value();
+                const int stored = decode_value(side.values[l]);
+                if (prove && !read_in_full.test(l)) {
+                    // No king move reaches a loss sooner than `stored` allows
+                    // (a draw: none reaches a loss at all).
+                    if (is_win(stored) && (exits.fastest_win < 0 || exits.fastest_win >= stored) &&
+                        (exits.fastest_win == stored || any_king_move([&](int v) { return v == stored - 1; })))
+                        continue;
+                    if (stored == kDraw && exits.fastest_win < 0 &&
+                        (exits.draw || any_king_move([](int v) { return v == kDraw; })))
+                        continue;
+                }
+                ChildValues values = exits;
+                any_king_move([&](int v) {
+                    values.add(v);
+                    return false;
+                });
+                const int expected = values.value();
                 if (stored != expected) wrong.add(pos, stored, expected);
             }
         });
+    }
+
+    // Whether proving side's draws and wins (above) reads fewer king moves
+    // than reading them all. The backward walk visits about as many moves
+    // as the other side has losses, each dearer than a forward read (the
+    // position must be made, and many of those reached are capture
+    // positions, not checked); it spares most moves of each draw and win.
+    static bool proof_pays(const Side& side, const Side& next) {
+        std::uint64_t next_losses = 0, draws_and_wins = 0;
+#pragma omp parallel for reduction(+ : next_losses) schedule(static)
+        for (std::uint64_t l = 0; l < next.size(); ++l) next_losses += is_loss(decode_value(next.values[l]));
+#pragma omp parallel for reduction(+ : draws_and_wins) schedule(static)
+        for (std::uint64_t l = 0; l < side.size(); ++l)
+            draws_and_wins += !side.captures.test(l) && !is_loss(decode_value(side.values[l]));
+        return 3 * next_losses < 2 * draws_and_wins;
+    }
+
+    // The positions of `side` (of those checked: no capture, stored) that a
+    // king move takes to a loss of `next` sooner than their stored value
+    // allows: every position but a win no slower than that loss + 1. The
+    // predecessors are found with the move generator's king moves, made
+    // backwards on the board after the move: the generator's own retro walk
+    // is not reused, so a fault there cannot hide itself here.
+    Bitmap flag_unproven_by_losses(const Side& side, const Side& next,
+                                   std::vector<std::unique_ptr<typename ChildTables<V>::Reader>>& readers) const {
+        Bitmap flagged(side.size());
+        if (next.index->signature().kings[1] == 0) return flagged;  // no king of side's mover
+        in_parallel(next, readers, [&](std::uint64_t first, std::uint64_t last, auto& cursor, auto&) {
+            std::uint64_t placement = ~std::uint64_t{0}, offset = 0;
+            typename PositionIndex<V>::MenFrame men{};
+            for (std::uint64_t l = first; l < last; ++l) {
+                const int lost_in = decode_value(next.values[l]);
+                if (!is_loss(lost_in)) continue;
+                // The board just after the move, seen from side: its mover
+                // (White) has just moved a king, and moves it back.
+                Position<V> after = flip(cursor.at(next.global(l)));
+                after.side_to_move = White;
+                if (l / next.king_ways != placement) {
+                    placement = l / next.king_ways;
+                    men = side.index->men_frame(after);
+                    offset = side.offset(side.index->men_rank(men));
+                }
+                // The White kings not moved back keep their places: each
+                // predecessor's rank is theirs with one square added.
+                const auto frame = side.index->king_frame(men, after.kings_of(Black));
+                int moved = -1;
+                std::optional<ColexWithOne> staying;
+                MoveGenerator<V>::all_king_moves(after, [&](int from, Bitboard to) {
+                    if (from != moved) {
+                        moved = from;
+                        staying.emplace(after.kings_of(White) ^ bit(from), frame.squares);
+                    }
+                    const std::uint64_t p = frame.base + staying->rank(to) - offset;
+                    if (side.captures.test(p)) return true;  // not checked (and no king move there)
+                    const int v = decode_value(side.values[p]);
+                    if (!is_win(v) || v > lost_in + 1) flagged.set(p);
+                    return true;
+                });
+            }
+        });
+        return flagged;
     }
 
     // The indexes of the positions one move of a king leads to, with the
@@ -438,6 +539,7 @@ private:
     std::vector<PositionIndex<V>> indexes_;
     std::vector<SideLevels<V>> levels_;
     int level_count_ = 0;
+    bool proving_all_;
 };
 
 // Verifies `sig`, and its mirror too where `with_mirror`, by levels when
@@ -446,7 +548,7 @@ private:
 template <class V>
 std::vector<VerifyReport> verify_pair(VariantId variant, const std::filesystem::path& dir, const MaterialSignature& sig,
                                       bool with_mirror, std::uint64_t window_bytes, const VerifyJournal* journal,
-                                      std::uint64_t own_runs_up_to) {
+                                      std::uint64_t own_runs_up_to, bool proving_all) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<MaterialSignature> sides{sig};
     if (!sig.is_symmetric()) sides.push_back(sig.mirror());
@@ -479,7 +581,7 @@ std::vector<VerifyReport> verify_pair(VariantId variant, const std::filesystem::
         const bool through_mirror =
             reports.size() == 1 && sides.size() == 2 && checked[0] && !tables.stores_positions(sides[0]);
         if (through_mirror) sides_checked[1] = true;
-        PairLevelsCheck<V> pair(sides);
+        PairLevelsCheck<V> pair(sides, proving_all);
         if (pair.bytes() > window_bytes / 2) {
             // Too large to hold two levels: table by table (their own files
             // are checked again, which costs a read of each).
@@ -575,13 +677,13 @@ std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem
             made.erase(already);
         } else {
             try {
-                if (method == VerifyMethod::by_levels) {
+                if (method != VerifyMethod::by_table) {
                     const bool with_mirror =
                         !sigs[k].is_symmetric() &&
                         std::find(sigs.begin() + std::ptrdiff_t(k) + 1, sigs.end(), sigs[k].mirror()) != sigs.end();
                     auto pair = with_variant(variant, [&]<class V>() {
-                        return verify_pair<V>(variant, dir, sigs[k], with_mirror, window_bytes, journal,
-                                              own_runs_up_to);
+                        return verify_pair<V>(variant, dir, sigs[k], with_mirror, window_bytes, journal, own_runs_up_to,
+                                              method == VerifyMethod::by_levels_proving_all);
                     });
                     if (with_mirror) made[sigs[k].mirror()] = std::move(pair[1]);
                     reports.push_back(std::move(pair[0]));

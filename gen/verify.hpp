@@ -71,9 +71,12 @@ inline constexpr std::uint64_t kVerifyOwnRunsUpTo = std::uint64_t{1} << 18;
 // mirror together, level by level as the generator solved them, each level
 // of both sides read into memory once, where two levels fit in half the
 // window (else table by table). By table: each table alone, its successors
-// read through the windows and the king-move runs above. Both find the
-// same wrong values; tests compare them.
-enum class VerifyMethod { by_levels, by_table };
+// read through the windows and the king-move runs above. By levels, a
+// level's draws and wins are proven from part of their king moves where
+// that reads fewer (docs/GENERATOR.md, "Checking"); by_levels_proving_all
+// proves them on every level, for tests. All find the same wrong values;
+// tests compare them.
+enum class VerifyMethod { by_levels, by_levels_proving_all, by_table };
 
 std::vector<VerifyReport> verify_tables(VariantId variant, const std::filesystem::path& dir, std::ostream& log,
                                         bool progress, const std::vector<MaterialSignature>& only = {},

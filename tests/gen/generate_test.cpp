@@ -422,6 +422,55 @@ TEST(Verify, FindsAWrongLossAndAWrongDraw) {
     EXPECT_NE(log.str().find(", from successors draw"), std::string::npos) << log.str();
 }
 
+// By levels, a draw or a win is proven without reading every king move: no
+// king move may reach a loss sooner than the value allows (checked
+// backwards from the other side's losses), and one move must show the
+// value. A win stored sooner than any move wins, and a draw stored where a
+// king move wins, fail that proof and are reported as a full read reports
+// them, by either method.
+TEST(Verify, FindsAWinTooSoonAndADrawWhereAKingMoveWins) {
+    ScratchDir dir("verify-proofs");
+    generate(VariantId::Russian, 3, dir.path(), 1, 0);
+    const MaterialSignature kkvk = *MaterialSignature::parse("KKvK"), kvkk = kkvk.mirror();
+    const RawTable raw = read_raw_table(raw_table_path(dir.path(), VariantId::Russian, kkvk));
+    const RawTable raw_next = read_raw_table(raw_table_path(dir.path(), VariantId::Russian, kvkk));
+    const PositionIndex<Russian> index(kkvk), next(kvkk);
+    // Whether a move of `pos` draws: then only the backward check can show
+    // that it also wins.
+    const auto draws_too = [&](const Position<Russian>& pos) {
+        MoveList moves;
+        MoveGenerator<Russian>::generate(pos, moves);
+        for (const Move& m : moves)
+            if (raw_next.value(next.rank(flip(pos.after(m)))) == kDraw) return true;
+        return false;
+    };
+    // Positions of kings alone: every move is a king move.
+    std::vector<std::uint64_t> wins_in_5, wins;
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const Position<Russian> pos = index.unrank(i);
+        if ((pos.pieces[White] & pos.pieces[Black]) || MoveGenerator<Russian>::has_capture(pos) ||
+            is_unstored_threat(pos))
+            continue;
+        if (raw.value(i) == 5) wins_in_5.push_back(i);
+        if (is_win(raw.value(i)) && raw.value(i) != 5 && draws_too(pos)) wins.push_back(i);
+    }
+    ASSERT_FALSE(wins_in_5.empty());
+    ASSERT_FALSE(wins.empty());
+    change_symbol(dir.path() / "russian-KKvK.dtw", wins_in_5.front(), 1);  // a win in 3
+    change_symbol(dir.path() / "russian-KKvK.wdl", wins.back(), kWdlDraw);
+    const std::string draw_found = "stored draw, from successors win in " + std::to_string(raw.value(wins.back()));
+    for (const VerifyMethod method :
+         {VerifyMethod::by_levels, VerifyMethod::by_levels_proving_all, VerifyMethod::by_table}) {
+        std::ostringstream log;
+        const auto reports = verify_tables(VariantId::Russian, dir.path(), log, false, {kkvk},
+                                           kDefaultVerifyWindowBytes, nullptr, kVerifyOwnRunsUpTo, method);
+        ASSERT_EQ(reports.size(), 1u);
+        EXPECT_EQ(reports[0].mismatches, 2u);  // KKvK's predecessors are KvKK's, not checked
+        EXPECT_NE(log.str().find("stored win in 3, from successors win in 5"), std::string::npos) << log.str();
+        EXPECT_NE(log.str().find(draw_found), std::string::npos) << log.str();
+    }
+}
+
 // By table, the values of a placement's king-move successors are kept in a
 // run, one per thread, or shared by the threads when it is large. Runs only
 // spare finding values again: shared runs (forced here on small tables, two
@@ -460,17 +509,21 @@ TEST(Verify, EveryMethodFindsTheSameWrongValues) {
                                    kVerifyOwnRunsUpTo, VerifyMethod::by_table);
     const auto shared = verify_tables(VariantId::Russian, dir.path(), log, false, {}, kDefaultVerifyWindowBytes,
                                       nullptr, 0, VerifyMethod::by_table);
-    // By levels (the default): the pair's values held a level at a time.
+    // By levels (the default): the pair's values held a level at a time;
+    // and proving every level's draws and wins from part of their moves.
     const auto by_levels = verify_tables(VariantId::Russian, dir.path(), log, false);
+    const auto proving = verify_tables(VariantId::Russian, dir.path(), log, false, {}, kDefaultVerifyWindowBytes,
+                                       nullptr, kVerifyOwnRunsUpTo, VerifyMethod::by_levels_proving_all);
     // With --only one table of a pair: its mirror's levels are read, not checked.
     const auto one_side =
         verify_tables(VariantId::Russian, dir.path(), log, false, {*MaterialSignature::parse("KKMvK")});
     ASSERT_EQ(own.size(), shared.size());
     ASSERT_EQ(own.size(), by_levels.size());
+    ASSERT_EQ(own.size(), proving.size());
     ASSERT_EQ(one_side.size(), 1u);
     std::uint64_t mismatches = 0, passed = 0;
     for (std::size_t k = 0; k < own.size(); ++k) {
-        for (const auto* other : {&shared, &by_levels}) {
+        for (const auto* other : {&shared, &by_levels, &proving}) {
             EXPECT_EQ(own[k].signature, (*other)[k].signature);
             EXPECT_EQ(own[k].mismatches, (*other)[k].mismatches) << own[k].signature.name();
             EXPECT_EQ(own[k].examples, (*other)[k].examples) << own[k].signature.name();
@@ -570,12 +623,17 @@ TEST(Verify, ByLevelsAndByTableAgreeOnInternational) {
     const auto by_levels = verify_tables(VariantId::International, dir.path(), log, false);
     const auto by_table = verify_tables(VariantId::International, dir.path(), log, false, {}, kDefaultVerifyWindowBytes,
                                         nullptr, kVerifyOwnRunsUpTo, VerifyMethod::by_table);
+    const auto proving = verify_tables(VariantId::International, dir.path(), log, false, {}, kDefaultVerifyWindowBytes,
+                                       nullptr, kVerifyOwnRunsUpTo, VerifyMethod::by_levels_proving_all);
     ASSERT_EQ(by_levels.size(), by_table.size());
+    ASSERT_EQ(by_levels.size(), proving.size());
     std::uint64_t mismatches = 0;
     for (std::size_t k = 0; k < by_levels.size(); ++k) {
         EXPECT_EQ(by_levels[k].signature, by_table[k].signature);
         EXPECT_EQ(by_levels[k].mismatches, by_table[k].mismatches) << by_levels[k].signature.name();
         EXPECT_EQ(by_levels[k].examples, by_table[k].examples) << by_levels[k].signature.name();
+        EXPECT_EQ(proving[k].mismatches, by_table[k].mismatches) << by_levels[k].signature.name();
+        EXPECT_EQ(proving[k].examples, by_table[k].examples) << by_levels[k].signature.name();
         if (by_levels[k].signature == sig) {
             EXPECT_GE(by_levels[k].mismatches, 1u);
         }
