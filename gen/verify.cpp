@@ -21,6 +21,7 @@
 #include "tables/values.hpp"
 
 namespace dtb {
+
 namespace {
 
 std::string value_text(int v) {
