@@ -31,6 +31,7 @@ struct GenCommandOptions {
     std::uint64_t side_by_side_below = GenerateOptions{}.side_by_side_positions;
     std::uint64_t hold_slices_below = GenerateOptions{}.held_slices_positions;
     bool keep_raw = false;
+    bool keep_exact_values = false;
     std::uint32_t format = GenerateOptions{}.format_version;
     bool dtc = false;
     bool json = false;
@@ -50,6 +51,7 @@ void run_gen(const GenCommandOptions& c) {
     o.threads = c.threads;
     o.progress = ::isatty(STDERR_FILENO) && !c.json && cluster.size() == 1;
     o.keep_raw = c.keep_raw;
+    o.keep_exact_values = c.keep_exact_values;
     o.format_version = c.format;
     o.split_pair_positions = c.split_above;
     o.side_by_side_positions = c.side_by_side_below;
@@ -285,8 +287,10 @@ void add_gen_commands(CLI::App& app) {
     gen->add_option("--only", o->only,
                     "Build just this signature (e.g. KKKvK: three kings to move against one) and what it needs");
     gen->add_option("--memory", o->memory,
-                    "Keep the resident memory under this size (e.g. 2G, 512M; default: three quarters of the\n"
-                    "machine's memory). A pair whose largest slice does not fit is refused, naming what it needs")
+                    "Keep the process's own memory under this size (e.g. 2G, 512M; default: three quarters of the\n"
+                    "machine's memory; the pages of the table files it reads, mapped, come on top and are given back\n"
+                    "to the kernel when it needs them). A pair whose largest slice does not fit is refused, naming\n"
+                    "what it needs")
         ->default_str(format_bytes(default_memory_bytes()));
     gen->add_option("--split-above", o->split_above,
                     "Under mpirun: a pair of at least this many positions is solved by every process together,\n"
@@ -314,6 +318,11 @@ void add_gen_commands(CLI::App& app) {
     gen->add_flag("--keep-raw", o->keep_raw,
                   "Also keep each table's exact values (NAME.raw, one value per position, captures included)\n"
                   "for tests and scripts; engines and dtb verify need only the .wdl and .dtw files");
+    gen->add_flag("--keep-exact-values", o->keep_exact_values,
+                  "Keep DIR/.dtb-work/exact-values/ after the run: every table's values, capture positions\n"
+                  "included, which the run writes for the pairs built on them to read (a capture position of a\n"
+                  "smaller table is then one read, not a search). A later run that builds larger tables on this\n"
+                  "set reads them too; without them it searches, to the same files. About 2.5 bits a position");
     gen->add_flag("--dtc", o->dtc,
                   "Also build each table's values under the move-count draw rules (NAME.dtc: the distance to\n"
                   "conversion and the lone-king counts, docs/VALUES.md), which make dtb adjudicate exact for every\n"

@@ -12,6 +12,7 @@
 #include <array>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -41,14 +42,18 @@ public:
     // `full_sides`: where the generator keeps, while its run lasts, the
     // full files of the sides of pairs that the set's files leave out
     // (full_sides_dir); a table found there is read, not searched.
+    // `exact_values`: where it keeps the exact values of the tables it built
+    // (gen/level_file.hpp, exact_values_dir); a table found there is read from that one file,
+    // capture positions included, and never searched.
     ChildTables(const std::filesystem::path& dir, VariantId variant, const std::vector<MaterialSignature>& signatures,
-                const std::filesystem::path& full_sides = {}) {
+                const std::filesystem::path& full_sides = {}, const std::filesystem::path& exact_values = {}) {
         slot_of_.fill(-1);
         for (const MaterialSignature& sig : signatures) {
             Entry e{sig,
                     PositionIndex<V>(sig),
                     open(dir, variant, sig, compress::Metric::wdl),
                     open(dir, variant, sig, compress::Metric::dtw),
+                    exact_values.empty() ? nullptr : open_exact_values(exact_values, variant, sig),
                     false,
                     false};
             if (!full_sides.empty() &&
@@ -125,8 +130,28 @@ public:
             if (!pos.pieces[pos.side_to_move]) return 0;
             const Position<V> normal = normalize(pos);
             const Entry& e = tables_.find(signature_of(normal));
+            if (e.exact) {
+                const std::optional<int> v = exact_value(e, e.index.rank(normal));
+                if (v) return *v;
+            }
             if (MoveGenerator<V>::has_capture(pos) || left_out(e, normal)) return searched_value(normal, alpha, beta);
             return stored_value(e, e.index.rank(normal));
+        }
+
+        // Nothing where the generator's copy fails its checks (a crash
+        // while it was written): the .wdl and .dtw files, which are the
+        // set, give the value instead.
+        std::optional<int> exact_value(const Entry& e, std::uint64_t i) {
+            std::uint16_t symbol = 0;
+            try {
+                symbol = window_.read(*e.exact, i);
+            } catch (const std::runtime_error&) {
+                return std::nullopt;
+            }
+            const bool bytes = e.exact->header().symbol_bits == 8;
+            if (symbol == (bytes ? ValueCodec<std::uint8_t>::kUnknown : ValueCodec<std::uint16_t>::kUnknown))
+                return std::nullopt;
+            return bytes ? decode_value(std::uint8_t(symbol)) : decode_value(symbol);
         }
 
         static bool left_out(const Entry& e, const Position<V>& pos) {
@@ -195,6 +220,7 @@ private:
         MaterialSignature sig;
         PositionIndex<V> index;
         std::unique_ptr<compress::TableFile> wdl, dtw;
+        std::unique_ptr<compress::TableFile> exact;  // null: read wdl and dtw, search what they leave out
         bool threats_left_out;
         bool side_left_out;
     };
@@ -228,6 +254,25 @@ private:
             wrong = "position index version " + std::to_string(h.table.index_scheme) + " (this dtb uses " +
                     std::to_string(PositionIndex<V>::kVersion) + "): generate it again";
         if (!wrong.empty()) throw std::runtime_error(path.string() + ": its header says " + wrong);
+        return std::move(*file);
+    }
+
+    // A table's exact values kept by the generator, or null where there are
+    // none to use: any doubt about the file (another material, index or
+    // size, a damaged header) means reading the distributed files instead,
+    // which give the same values.
+    static std::unique_ptr<compress::TableFile> open_exact_values(const std::filesystem::path& dir, VariantId variant,
+                                                                  const MaterialSignature& sig) {
+        const auto path = dir / table_file_name(variant, sig, compress::Metric::exact);
+        std::error_code missing;
+        if (!std::filesystem::exists(path, missing)) return nullptr;
+        auto file = compress::TableFile::open(path, nullptr);
+        if (!file) return nullptr;
+        const compress::Header& h = (*file)->header();
+        if (h.table.metric != compress::Metric::exact || variant_from_file(h.table.variant) != variant ||
+            signature_from_file(h.table.material) != sig || h.position_count != PositionIndex<V>(sig).size() ||
+            h.table.index_scheme != PositionIndex<V>::kVersion || (h.symbol_bits != 8 && h.symbol_bits != 16))
+            return nullptr;
         return std::move(*file);
     }
 

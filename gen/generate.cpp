@@ -89,6 +89,7 @@ std::vector<TableStats> build_pair(const MaterialSignature& key, const GenerateO
     settings.parallel_positions = o.parallel_positions;
     settings.held_slices_positions = o.held_slices_positions;
     settings.keep_exact_levels = o.keep_exact_levels;
+    settings.exact_values = o.exact_values;
     settings.team = run.team;
     settings.progress = SolveProgress{[&](const std::string& stage, std::uint64_t done, std::uint64_t total) {
         if (o.stage_hook) {
@@ -328,6 +329,7 @@ std::vector<TableStats> generate_tables(const GenerateOptions& o, std::ostream& 
     if (rank == 0) {
         std::error_code busy;  // not empty: a pair was left unfinished
         std::filesystem::remove_all(full_sides_dir(o.dir), busy);
+        if (!o.keep_exact_values) std::filesystem::remove_all(exact_values_dir(o.dir), busy);
         std::filesystem::remove(o.dir / ".dtb-work", busy);
     }
     return o.cluster ? o.cluster->gather(built) : built;

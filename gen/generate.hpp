@@ -58,6 +58,14 @@ struct GenerateOptions {
     // DIR/.dtb-work/VARIANT-PAIR.exact/, for the .dtc build that follows
     // (dtb gen --dtc): it reads there which positions are drawn.
     bool keep_exact_levels = false;
+    // Write the exact values of every table built, capture positions
+    // included, to DIR/.dtb-work/exact-values/, and read a smaller table's
+    // values there where they are: a capture position of a smaller table
+    // is then one look-up instead of a search of its captures. Removed at
+    // the end of the run unless `keep_exact_values` (for a later run that
+    // builds on this set). Tests turn it off to compare.
+    bool exact_values = true;
+    bool keep_exact_values = false;
     // Slices smaller than this are solved on one thread (see LevelSolver).
     std::uint64_t parallel_positions = std::uint64_t{1} << 17;
 };

@@ -71,6 +71,16 @@ inline std::filesystem::path full_sides_dir(const std::filesystem::path& dir) {
     return dir / ".dtb-work" / "sides-left-out";
 }
 
+// Where a run keeps the exact values of every table it builds, capture
+// positions included (VARIANT-SIG.raw, as dtb gen --keep-raw writes them but
+// in blocks of 16 KiB), for the pairs built on them to read in one look-up
+// instead of searching the captures that the .wdl and .dtw files leave out
+// (ChildTables). Removed at the end of the run unless asked to keep them
+// (dtb gen --keep-exact-values).
+inline std::filesystem::path exact_values_dir(const std::filesystem::path& dir) {
+    return dir / ".dtb-work" / "exact-values";
+}
+
 inline std::filesystem::path level_file_path(const std::filesystem::path& work, int level) {
     return work / ((level < 10 ? "level-0" : "level-") + std::to_string(level) + ".slice");
 }

@@ -48,6 +48,9 @@ struct PairSettings {
     // Keep the solved levels once the files are written, for the rule
     // solver (exact_levels_dir; GenerateOptions).
     bool keep_exact_levels = false;
+    // Write each table's exact values to exact_values_dir, and read the
+    // smaller tables' values there where they are (GenerateOptions).
+    bool exact_values = true;
     SolveProgress progress;
     // The processes that solve this pair together, each a part of every
     // level; null (or a team of one): this process alone.
@@ -417,10 +420,15 @@ private:
                 above = make_level<T>(level + 1);
                 load_level(level + 1, *above);
             }
-            children = std::make_unique<ChildTables<V>>(settings_.dir, settings_.variant, reachable_signatures(key_),
-                                                        full_sides_dir(settings_.dir));
+            children = std::make_unique<ChildTables<V>>(
+                settings_.dir, settings_.variant, reachable_signatures(key_), full_sides_dir(settings_.dir),
+                settings_.exact_values ? exact_values_dir(settings_.dir) : std::filesystem::path{});
             const int threads = omp_get_max_threads();
-            for (int t = 0; t < threads; ++t) readers.emplace_back(*children, settings_.memory.window_bytes(threads));
+            // The windows take what the slices leave of the solving memory,
+            // less the levels held (two bytes a position of the pair).
+            const std::uint64_t held = holding() ? 2 * pair_positions() : 0;
+            for (int t = 0; t < threads; ++t)
+                readers.emplace_back(*children, settings_.memory.window_bytes(threads, need + held));
         });
         for (; level >= 0; --level) {
             if (parts_ > 1) {

@@ -114,6 +114,23 @@ TableStats PairBuilder<V>::write_side(int s, int symbol_bytes) const {
         read_errors.rethrow();
     };
     settings_.progress("compressing " + st.signature.name(), 0, 0);
+    if (settings_.exact_values) {
+        // Every value, capture positions included, for the pairs built on
+        // this side in this run (exact_values_dir), before the .wdl and .dtw
+        // files: a finished table's values are there whenever the run wrote
+        // them. Read at random a value at a time, through the same windows
+        // as the .dtw files: blocks of 16 KiB decompressed. Not flushed
+        // (an fsync a table made a Russian <= 5 build two thirds longer):
+        // after a crash a damaged block fails its checksum, and the reader
+        // goes back to the .wdl and .dtw files (ChildTables).
+        const auto kept = exact_values_dir(settings_.dir);
+        std::filesystem::create_directories(kept);
+        write_exact_table(kept, layout, values, symbol_bytes, std::uint32_t(16384 / symbol_bytes), false);
+        if (read_errors.failed()) {
+            std::filesystem::remove(kept / table_file_name(settings_.variant, st.signature, compress::Metric::exact));
+            read_errors.rethrow();
+        }
+    }
     const CompressedSizes sizes = write_compressed_tables(settings_.dir, layout, values);
     check_reads(compress::Metric::wdl);
     check_reads(compress::Metric::dtw);

@@ -97,11 +97,11 @@ CompressedSizes write_unstored_tables(const std::filesystem::path& dir, const Ta
 }
 
 void write_exact_table(const std::filesystem::path& dir, const TableLayout& t, const ValueSource& values,
-                       int symbol_bytes) {
-    // Read whole by tests and scripts: blocks as large as the format allows
-    // and zstd's fastest regular level.
+                       int symbol_bytes, std::uint32_t positions_per_block, bool durable) {
+    // zstd's fastest regular level: written once, read once or twice.
     compress::WriterOptions o;
-    o.positions_per_block = compress::kMaxPositionsPerBlock;
+    o.positions_per_block = positions_per_block;
+    o.durable = durable;
     o.zstd_level = 1;
     const auto path = dir / table_file_name(t.variant, t.signature, compress::Metric::exact);
     if (symbol_bytes == 1)

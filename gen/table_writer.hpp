@@ -59,8 +59,12 @@ CompressedSizes write_compressed_tables(const std::filesystem::path& dir, const 
 // a few bytes each. Replaces what `dir` held under those names.
 CompressedSizes write_unstored_tables(const std::filesystem::path& dir, const TableLayout& table);
 
-// NAME.raw: every value as a symbol of `symbol_bytes` bytes (values.hpp).
+// NAME.raw: every value as a symbol of `symbol_bytes` bytes (values.hpp),
+// in blocks of `positions_per_block` (the default, the format's largest,
+// suits reading the table whole); `durable`: flushed to disk before it is
+// renamed into place (compress::WriterOptions).
 void write_exact_table(const std::filesystem::path& dir, const TableLayout& table, const ValueSource& values,
-                       int symbol_bytes);
+                       int symbol_bytes, std::uint32_t positions_per_block = compress::kMaxPositionsPerBlock,
+                       bool durable = true);
 
 }  // namespace dtb

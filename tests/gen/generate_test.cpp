@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "compress/table_file.hpp"
+#include "gen/level_file.hpp"
 #include "gen/memory_budget.hpp"
 #include "gen/raw_table.hpp"
 #include "gen/verify.hpp"
@@ -82,11 +83,31 @@ TEST(MemoryBudget, PairsSideBySideShareTheLimit) {
     EXPECT_EQ(whole.shared(4, 9).solving_bytes(), whole.shared(4, 4).solving_bytes());  // never more than the whole
 }
 
+// What a pair's slices do not need of the solving memory goes to its
+// windows on the smaller tables, and the whole stays within the limit.
+TEST(MemoryBudget, WindowsTakeWhatTheSlicesLeave) {
+    const MemoryBudget whole(std::uint64_t{2} << 30);
+    for (int ways : {1, 4}) {
+        const MemoryBudget share = whole.shared(ways);
+        for (int threads : {1, 2}) {
+            for (std::uint64_t need : {std::uint64_t{0}, share.solving_bytes() / 3, share.solving_bytes()}) {
+                const std::uint64_t windows = share.window_bytes(threads, need) * std::uint64_t(threads);
+                EXPECT_GE(share.window_bytes(threads, need), share.window_bytes(threads));
+                EXPECT_LE(whole.reserve() + std::uint64_t(ways) * (need + windows), whole.total())
+                    << ways << " ways, " << threads << " threads, need " << need;
+            }
+            EXPECT_EQ(share.window_bytes(threads, share.solving_bytes()), share.window_bytes(threads));
+            EXPECT_EQ(share.window_bytes(threads, 2 * share.solving_bytes()), share.window_bytes(threads));
+        }
+    }
+}
+
 // Every table file of a directory (manifests aside: they record seconds).
 std::map<std::string, std::string> table_files(const fs::path& dir) {
     std::map<std::string, std::string> files;
     for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() != ".json") files[e.path().filename().string()] = read_file(e.path());
+        if (e.is_regular_file() && e.path().extension() != ".json")
+            files[e.path().filename().string()] = read_file(e.path());
     return files;
 }
 
@@ -326,6 +347,74 @@ TEST(Generate, ADamagedSmallerTableStopsTheRunAndIsNamed) {
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("russian-KvK.dtw"), std::string::npos) << e.what();
     }
+}
+
+// The exact values a run keeps for the pairs built on its tables: every
+// position's value, capture positions included, the same as the .raw file's.
+TEST(Generate, KeptExactValuesAreEveryPositionsValue) {
+    ScratchDir dir("exact-values");
+    GenerateOptions o;
+    o.variant = VariantId::Russian;
+    o.max_pieces = 4;
+    o.dir = dir.path();
+    o.threads = 2;
+    o.keep_raw = true;
+    o.keep_exact_values = true;
+    std::ostringstream log;
+    const std::vector<TableStats> built = generate_tables(o, log);
+    ASSERT_GT(built.size(), 20u);
+    std::uint64_t captures = 0;
+    for (const TableStats& st : built) {
+        const fs::path path =
+            exact_values_dir(dir.path()) / table_file_name(o.variant, st.signature, compress::Metric::exact);
+        const RawTable kept = read_raw_table(path);
+        const RawTable raw = read_raw_table(raw_table_path(dir.path(), o.variant, st.signature));
+        ASSERT_EQ(kept.header.positions, raw.header.positions) << path;
+        const PositionIndex<Russian> index(st.signature);
+        typename PositionIndex<Russian>::Cursor cursor(index);
+        for (std::uint64_t i = 0; i < raw.header.positions; ++i) {
+            ASSERT_EQ(kept.value(i), raw.value(i)) << st.signature.name() << " position " << i;
+            captures += MoveGenerator<Russian>::has_capture(cursor.at(i));
+        }
+    }
+    EXPECT_GT(captures, 0u);  // the capture positions the .wdl and .dtw files leave out are there
+    // Without --keep-exact-values the run removes them.
+    ScratchDir gone("exact-values-removed");
+    o.dir = gone.path();
+    o.keep_exact_values = false;
+    generate_tables(o, log);
+    EXPECT_FALSE(fs::exists(exact_values_dir(gone.path())));
+}
+
+// Reading the smaller tables' exact values instead of searching their
+// capture positions changes no byte: from nothing, on top of a set whose
+// values were kept, and past an exact values file that is not its table's.
+TEST(Generate, ExactValuesGiveTheSameFiles) {
+    ScratchDir searched("searched"), read("read"), on_top("on-top");
+    GenerateOptions o;
+    o.variant = VariantId::Russian;
+    o.max_pieces = 4;
+    o.threads = 2;
+    std::ostringstream log;
+    o.dir = searched.path();
+    o.exact_values = false;
+    generate_tables(o, log);
+    EXPECT_FALSE(fs::exists(exact_values_dir(searched.path())));
+    o.dir = read.path();
+    o.exact_values = true;
+    generate_tables(o, log);
+    expect_same_table_files(searched.path(), read.path(), "reading the exact values");
+
+    o.dir = on_top.path();
+    o.max_pieces = 3;
+    o.keep_exact_values = true;
+    generate_tables(o, log);
+    // A file of another table under KKvK's name is not read as KKvK's.
+    const fs::path kept = exact_values_dir(on_top.path());
+    fs::copy_file(kept / "russian-KvK.raw", kept / "russian-KKvK.raw", fs::copy_options::overwrite_existing);
+    o.max_pieces = 4;
+    generate_tables(o, log);
+    expect_same_table_files(searched.path(), on_top.path(), "on top of kept exact values");
 }
 
 // The files users have: rewrites a table's .wdl or .dtw file with one
