@@ -101,9 +101,13 @@ public:
     // smaller tables, then decompresses each block about once instead of
     // again and again (Russian KKKKvKKK: 133 CPU-seconds against 177 with
     // the windows of an eighth of the limit).
+    // At most 4 GiB a thread: a window allocates its slots whole (a few
+    // dozen bytes each, one per 16 KiB), which on a machine of a terabyte
+    // would otherwise be a gigabyte a thread before any block is read.
     std::size_t window_bytes(int threads, std::uint64_t solving_need) const {
         const std::uint64_t spare = solving_bytes() > solving_need ? solving_bytes() - solving_need : 0;
-        return std::size_t((windows() + spare) / std::uint64_t(std::max(1, threads)));
+        const std::uint64_t most = std::uint64_t{4} << 30;
+        return std::size_t(std::min(most, (windows() + spare) / std::uint64_t(std::max(1, threads))));
     }
     // What the slices being solved may take.
     std::uint64_t solving_bytes() const {

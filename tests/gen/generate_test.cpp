@@ -100,6 +100,8 @@ TEST(MemoryBudget, WindowsTakeWhatTheSlicesLeave) {
             EXPECT_EQ(share.window_bytes(threads, 2 * share.solving_bytes()), share.window_bytes(threads));
         }
     }
+    // A machine's worth of memory does not make each window's slots a burden.
+    EXPECT_EQ(MemoryBudget(std::uint64_t{1} << 40).window_bytes(1, 0), std::size_t{4} << 30);
 }
 
 // Every table file of a directory (manifests aside: they record seconds).
