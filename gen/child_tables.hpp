@@ -244,7 +244,15 @@ private:
         if (!std::filesystem::exists(path)) throw std::runtime_error("table " + path.string() + " is missing");
         auto file = compress::TableFile::open(path, nullptr);
         if (!file) throw std::runtime_error(file.error().message);
-        const compress::Header& h = (*file)->header();
+        const std::string wrong = wrong_header((*file)->header(), variant, sig, metric);
+        if (!wrong.empty()) throw std::runtime_error(path.string() + ": its header says " + wrong);
+        return std::move(*file);
+    }
+
+    // What in a header says the file is not `sig`'s table of `metric`, or
+    // nothing when it is.
+    static std::string wrong_header(const compress::Header& h, VariantId variant, const MaterialSignature& sig,
+                                    compress::Metric metric) {
         std::string wrong;
         if (h.table.metric != metric) wrong = "another metric";
         if (variant_from_file(h.table.variant) != variant) wrong = "another variant";
@@ -253,8 +261,7 @@ private:
         if (h.table.index_scheme != PositionIndex<V>::kVersion)
             wrong = "position index version " + std::to_string(h.table.index_scheme) + " (this dtb uses " +
                     std::to_string(PositionIndex<V>::kVersion) + "): generate it again";
-        if (!wrong.empty()) throw std::runtime_error(path.string() + ": its header says " + wrong);
-        return std::move(*file);
+        return wrong;
     }
 
     // A table's exact values kept by the generator, or null where there are
@@ -269,9 +276,8 @@ private:
         auto file = compress::TableFile::open(path, nullptr);
         if (!file) return nullptr;
         const compress::Header& h = (*file)->header();
-        if (h.table.metric != compress::Metric::exact || variant_from_file(h.table.variant) != variant ||
-            signature_from_file(h.table.material) != sig || h.position_count != PositionIndex<V>(sig).size() ||
-            h.table.index_scheme != PositionIndex<V>::kVersion || (h.symbol_bits != 8 && h.symbol_bits != 16))
+        if (!wrong_header(h, variant, sig, compress::Metric::exact).empty() ||
+            (h.symbol_bits != 8 && h.symbol_bits != 16))
             return nullptr;
         return std::move(*file);
     }
